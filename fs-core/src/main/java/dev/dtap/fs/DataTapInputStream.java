@@ -1,0 +1,281 @@
+package dev.dtap.fs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.IntFunction;
+import org.apache.hadoop.fs.ByteBufferPositionedReadable;
+import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.CanSetDropBehind;
+import org.apache.hadoop.fs.CanSetReadahead;
+import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+
+/**
+ * The read stream of a tap: every call goes to the backend's stream (or the read cache's), bytes are
+ * counted in the dtap scheme's statistics, and exceptions are rewritten to speak dtap.
+ *
+ * <p>Capabilities and optional interfaces (byte-buffer reads, vectored reads, unbuffer, readahead,
+ * IOStatistics) are exactly those of the wrapped stream. Like every Hadoop input stream, not
+ * thread-safe except for the positioned reads, which are as safe as the wrapped stream's.
+ */
+final class DataTapInputStream extends FSInputStream
+    implements ByteBufferReadable,
+        ByteBufferPositionedReadable,
+        CanUnbuffer,
+        CanSetReadahead,
+        CanSetDropBehind,
+        StreamCapabilities,
+        IOStatisticsSource {
+  private final FSDataInputStream in;
+  private final ExceptionTranslator errors;
+  private final FileSystem.Statistics statistics;
+  private final String description;
+
+  DataTapInputStream(
+      FSDataInputStream in,
+      ExceptionTranslator errors,
+      FileSystem.Statistics statistics,
+      String description) {
+    this.in = in;
+    this.errors = errors;
+    this.statistics = statistics;
+    this.description = description;
+  }
+
+  /** @return the wrapped stream, for tests and the read cache */
+  FSDataInputStream wrapped() {
+    return in;
+  }
+
+  private void count(int n) {
+    if (n > 0 && statistics != null) {
+      statistics.incrementBytesRead(n);
+    }
+  }
+
+  @Override
+  public int read() throws IOException {
+    try {
+      int b = in.read();
+      if (b >= 0) {
+        count(1);
+      }
+      return b;
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    try {
+      int n = in.read(b, off, len);
+      count(n);
+      return n;
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public int read(ByteBuffer buf) throws IOException {
+    try {
+      int n = in.read(buf);
+      count(n);
+      return n;
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    try {
+      return in.skip(n);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public int available() throws IOException {
+    try {
+      return in.available();
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public void seek(long pos) throws IOException {
+    try {
+      in.seek(pos);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public long getPos() throws IOException {
+    try {
+      return in.getPos();
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public boolean seekToNewSource(long targetPos) throws IOException {
+    try {
+      return in.seekToNewSource(targetPos);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public int read(long position, byte[] buffer, int offset, int length) throws IOException {
+    try {
+      int n = in.read(position, buffer, offset, length);
+      count(n);
+      return n;
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+    try {
+      in.readFully(position, buffer, offset, length);
+      count(length);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer) throws IOException {
+    readFully(position, buffer, 0, buffer.length);
+  }
+
+  @Override
+  public int read(long position, ByteBuffer buf) throws IOException {
+    try {
+      int n = in.read(position, buf);
+      count(n);
+      return n;
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public void readFully(long position, ByteBuffer buf) throws IOException {
+    int n = buf.remaining();
+    try {
+      in.readFully(position, buf);
+      count(n);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public int minSeekForVectorReads() {
+    return in.minSeekForVectorReads();
+  }
+
+  @Override
+  public int maxReadSizeForVectorReads() {
+    return in.maxReadSizeForVectorReads();
+  }
+
+  @Override
+  public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
+      throws IOException {
+    List<FileRange> copies = new ArrayList<>(ranges.size());
+    for (FileRange r : ranges) {
+      copies.add(FileRange.createFileRange(r.getOffset(), r.getLength(), r.getReference()));
+    }
+    try {
+      in.readVectored(copies, allocate);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+    for (int i = 0; i < ranges.size(); i++) {
+      FileRange ours = ranges.get(i);
+      CompletableFuture<ByteBuffer> data = copies.get(i).getData();
+      ours.setData(data.handle((buf, failure) -> complete(buf, failure, ours.getLength())));
+    }
+  }
+
+  private ByteBuffer complete(ByteBuffer buf, Throwable failure, int length) {
+    if (failure == null) {
+      count(length);
+      return buf;
+    }
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    if (cause instanceof IOException) {
+      throw new CompletionException(errors.translate((IOException) cause));
+    }
+    throw new CompletionException(cause);
+  }
+
+  @Override
+  public void unbuffer() {
+    in.unbuffer();
+  }
+
+  @Override
+  public void setReadahead(Long readahead) throws IOException {
+    try {
+      in.setReadahead(readahead);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public void setDropBehind(Boolean dropCache) throws IOException {
+    try {
+      in.setDropBehind(dropCache);
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    return in.hasCapability(capability);
+  }
+
+  @Override
+  public IOStatistics getIOStatistics() {
+    return in.getIOStatistics();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      in.close();
+    } catch (IOException e) {
+      throw errors.translate(e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DataTapInputStream{" + description + "}";
+  }
+}

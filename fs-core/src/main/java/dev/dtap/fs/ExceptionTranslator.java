@@ -1,0 +1,181 @@
+package dev.dtap.fs;
+
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Modifier;
+import java.net.URI;
+import java.nio.file.AccessDeniedException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.AccessControlException;
+
+/**
+ * Rewrites exceptions thrown by a tap's backend so that they speak {@code dtap://tap/...} and never
+ * show the backend's URI: the bucket, the NameNode or the local directory behind a tap is the
+ * operator's business, not the job's.
+ *
+ * <p>An exception that mentions no backend location is returned unchanged. Otherwise a copy of the
+ * same class is made with the rewritten message (or, when the class cannot be rebuilt, of the
+ * nearest standard ancestor: {@link FileNotFoundException}, {@link EOFException}, ...), carrying
+ * the original stack trace and a rewritten cause chain. Thread-safe.
+ */
+final class ExceptionTranslator {
+  private static final int MAX_CAUSE_DEPTH = 8;
+  private static final List<Class<? extends IOException>> FALLBACKS =
+      Arrays.asList(
+          FileNotFoundException.class,
+          FileAlreadyExistsException.class,
+          ParentNotDirectoryException.class,
+          EOFException.class,
+          AccessControlException.class,
+          InterruptedIOException.class);
+
+  private final String tap;
+  private final Pattern rootPattern;
+  private final Pattern backendPattern;
+
+  ExceptionTranslator(String tap, URI backendRoot) {
+    this.tap = tap;
+    String scheme = Pattern.quote(backendRoot.getScheme());
+    String authority = backendRoot.getAuthority() == null ? "" : backendRoot.getAuthority();
+    String rootPath = backendRoot.getPath() == null ? "" : backendRoot.getPath();
+    if (rootPath.equals("/")) {
+      rootPath = "";
+    }
+    String qRoot = Pattern.quote(rootPath);
+    // scheme://authority/root, scheme:/root (local form), and for non-trivial roots the bare path
+    StringBuilder alt = new StringBuilder();
+    alt.append(scheme).append("://").append(Pattern.quote(authority)).append(qRoot);
+    if (authority.isEmpty()) {
+      alt.append('|').append(scheme).append(':').append(qRoot.isEmpty() ? "(?=/)" : qRoot);
+    }
+    if (!rootPath.isEmpty()) {
+      alt.append("|(?<![\\w/.:-])").append(qRoot);
+    }
+    this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:\\]])");
+    this.backendPattern =
+        Pattern.compile(scheme + "://" + Pattern.quote(authority) + (authority.isEmpty() ? "/" : ""));
+  }
+
+  /**
+   * Rewrites one message.
+   *
+   * @param message a backend message, may be null
+   * @return the message speaking dtap, or the same instance when nothing needed rewriting
+   */
+  String translate(String message) {
+    if (message == null) {
+      return null;
+    }
+    Matcher m = rootPattern.matcher(message);
+    String out = m.find() ? m.replaceAll(Matcher.quoteReplacement("dtap://" + tap)) : message;
+    Matcher rest = backendPattern.matcher(out);
+    if (rest.find()) {
+      out = rest.replaceAll(Matcher.quoteReplacement("[backend of tap '" + tap + "']/"));
+    }
+    return out;
+  }
+
+  /**
+   * Rewrites an exception and its causes.
+   *
+   * @param e thrown by the backend
+   * @return {@code e} itself when it shows no backend location, else a rewritten copy
+   */
+  IOException translate(IOException e) {
+    Throwable t = translate(e, 0);
+    return (IOException) t;
+  }
+
+  private Throwable translate(Throwable e, int depth) {
+    if (e == null || depth > MAX_CAUSE_DEPTH) {
+      return null;
+    }
+    String message = e.getMessage();
+    String rewritten = translate(message);
+    Throwable cause = e.getCause() == e ? null : e.getCause();
+    Throwable newCause = translate(cause, depth + 1);
+    if (rewritten == message && newCause == cause) {
+      return e;
+    }
+    Throwable copy = copy(e, rewritten);
+    if (newCause != null && copy.getCause() == null) {
+      try {
+        copy.initCause(newCause);
+      } catch (IllegalStateException | IllegalArgumentException ignored) {
+        // the constructor fixed the cause already; keep it
+      }
+    }
+    copy.setStackTrace(e.getStackTrace());
+    return copy;
+  }
+
+  private Throwable copy(Throwable e, String message) {
+    if (e instanceof RemoteException) {
+      return new RemoteException(((RemoteException) e).getClassName(), message);
+    }
+    if (e instanceof PathIOException) {
+      return copyPathException((PathIOException) e, message);
+    }
+    if (!(e instanceof IOException)) {
+      // Only the message matters for a foreign runtime cause; its type is not part of our API.
+      return new IOException(e.getClass().getSimpleName() + ": " + message);
+    }
+    Throwable same = construct(e.getClass(), message);
+    if (same != null) {
+      return same;
+    }
+    for (Class<? extends IOException> type : FALLBACKS) {
+      if (type.isInstance(e)) {
+        return construct(type, message);
+      }
+    }
+    if (e instanceof AccessDeniedException) {
+      return new AccessDeniedException(message);
+    }
+    return new IOException(message);
+  }
+
+  private Throwable copyPathException(PathIOException e, String message) {
+    String path = translate(String.valueOf(e.getPath()));
+    Throwable same = construct(e.getClass(), path);
+    if (same instanceof PathIOException) {
+      PathIOException p = (PathIOException) same;
+      if (e.getTargetPath() != null) {
+        p.setTargetPath(translate(e.getTargetPath().toString()));
+      }
+      if (message.equals(p.getMessage())) {
+        return p;
+      }
+    }
+    String prefix = "`" + path + "': ";
+    String error = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    return new PathIOException(path, error);
+  }
+
+  private static Throwable construct(Class<?> type, String message) {
+    if (Modifier.isAbstract(type.getModifiers())) {
+      return null;
+    }
+    try {
+      Constructor<?> ctor = type.getConstructor(String.class);
+      return (Throwable) ctor.newInstance(message);
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ExceptionTranslator{tap=" + tap + "}";
+  }
+}

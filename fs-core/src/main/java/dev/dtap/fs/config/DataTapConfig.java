@@ -1,0 +1,225 @@
+package dev.dtap.fs.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * All taps of a site, parsed once from a {@link Configuration} and validated.
+ *
+ * <p>Every tap is validated, not only the one in use, so a typo fails the first job that touches
+ * dtap instead of lurking. Immutable and thread-safe.
+ */
+public final class DataTapConfig {
+  /** Tap names: lower-case letters, digits and dashes, starting with a letter or digit. */
+  public static final Pattern TAP_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
+  private static final String CONF_SUFFIX = "conf.";
+
+  private final SortedMap<String, TapConfig> taps;
+
+  private DataTapConfig(SortedMap<String, TapConfig> taps) {
+    this.taps = Collections.unmodifiableSortedMap(taps);
+  }
+
+  /**
+   * Parses and validates every tap.
+   *
+   * @param conf the site configuration
+   * @param extensionKeys per-tap keys declared by extensions on the classpath (cache, locality,
+   *     committers), accepted in addition to fs-core's own
+   * @return the parsed taps
+   * @throws InvalidConfigurationException naming the key and the accepted values on any bad entry
+   */
+  public static DataTapConfig parse(Configuration conf, Collection<ConfigKey> extensionKeys)
+      throws InvalidConfigurationException {
+    ConfigReader reader = new ConfigReader(conf);
+    Set<String> knownSuffixes = new TreeSet<>();
+    Set<String> knownPrefixes = new TreeSet<>();
+    for (ConfigKey key : DataTapKeys.all()) {
+      addSuffix(key, knownSuffixes, knownPrefixes);
+    }
+    for (ConfigKey key : extensionKeys) {
+      addSuffix(key, knownSuffixes, knownPrefixes);
+    }
+
+    Map<String, Map<String, String>> byTap = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf.getPropsWithPrefix(DataTapKeys.TAP_PREFIX).entrySet()) {
+      String rest = e.getKey();
+      int dot = rest.indexOf('.');
+      String fullKey = DataTapKeys.TAP_PREFIX + rest;
+      if (dot <= 0 || dot == rest.length() - 1) {
+        throw new InvalidConfigurationException(
+            "Malformed key " + fullKey + ": expected fs.dtap.tap.<name>.<setting>");
+      }
+      String tap = rest.substring(0, dot);
+      String suffix = rest.substring(dot + 1);
+      if (!TAP_NAME.matcher(tap).matches()) {
+        throw new InvalidConfigurationException(
+            "Invalid tap name '"
+                + tap
+                + "' in key "
+                + fullKey
+                + ": tap names are 1-63 lower-case letters, digits or '-', starting with a letter"
+                + " or digit");
+      }
+      if (!isKnown(suffix, knownSuffixes, knownPrefixes)) {
+        throw new InvalidConfigurationException(
+            "Unknown key "
+                + fullKey
+                + ": settings accepted for a tap are "
+                + knownSuffixes
+                + " and keys starting with "
+                + knownPrefixes
+                + " (an extension key needs its module on the classpath)");
+      }
+      byTap.computeIfAbsent(tap, t -> new HashMap<>()).put(suffix, e.getValue());
+    }
+
+    boolean cacheDefault = reader.getBoolean(DataTapKeys.CACHE_ENABLED.name(), false);
+    boolean localityDefault = reader.getBoolean(DataTapKeys.LOCALITY_ENABLED.name(), false);
+    SortedMap<String, TapConfig> taps = new TreeMap<>();
+    for (Map.Entry<String, Map<String, String>> e : byTap.entrySet()) {
+      String tap = e.getKey();
+      Map<String, String> settings = e.getValue();
+      URI root = parseRoot(tap, settings.get("uri"), settings.keySet());
+      Map<String, String> overrides = new HashMap<>();
+      for (Map.Entry<String, String> s : settings.entrySet()) {
+        if (s.getKey().startsWith(CONF_SUFFIX)) {
+          String backendKey = s.getKey().substring(CONF_SUFFIX.length());
+          if (backendKey.isEmpty()) {
+            throw new InvalidConfigurationException(
+                "Malformed key " + DataTapKeys.TAP_CONF.forTap(tap) + ": no Hadoop key after conf.");
+          }
+          overrides.put(backendKey, s.getValue());
+        }
+      }
+      taps.put(
+          tap,
+          new TapConfig(
+              tap,
+              root,
+              reader.getBoolean(DataTapKeys.TAP_READONLY.forTap(tap), false),
+              reader.getBoolean(DataTapKeys.TAP_CACHE.forTap(tap), cacheDefault),
+              reader.getBoolean(DataTapKeys.TAP_LOCALITY.forTap(tap), localityDefault),
+              reader.getBoolean(DataTapKeys.TAP_CHECK_SYMLINKS.forTap(tap), true),
+              overrides));
+    }
+    return new DataTapConfig(taps);
+  }
+
+  private static void addSuffix(ConfigKey key, Set<String> suffixes, Set<String> prefixes) {
+    if (!key.name().startsWith(DataTapKeys.TAP_PREFIX)) {
+      return;
+    }
+    String suffix = key.tapSuffix();
+    int open = suffix.indexOf('<');
+    if (open >= 0) {
+      prefixes.add(suffix.substring(0, open));
+    } else {
+      suffixes.add(suffix);
+    }
+  }
+
+  private static boolean isKnown(String suffix, Set<String> suffixes, Set<String> prefixes) {
+    if (suffixes.contains(suffix)) {
+      return true;
+    }
+    for (String prefix : prefixes) {
+      if (suffix.startsWith(prefix) && suffix.length() > prefix.length()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static URI parseRoot(String tap, String value, Set<String> present)
+      throws InvalidConfigurationException {
+    String key = DataTapKeys.TAP_URI.forTap(tap);
+    if (value == null || value.trim().isEmpty()) {
+      throw new InvalidConfigurationException(
+          key + " is not set; tap '" + tap + "' has only " + new TreeSet<>(present));
+    }
+    URI uri;
+    try {
+      uri = new URI(value.trim());
+    } catch (URISyntaxException e) {
+      // The reason can quote the value; a URI is never a secret once userinfo is refused below,
+      // but a malformed one might carry one, so show only the position.
+      throw new InvalidConfigurationException(
+          "Invalid URI for " + key + " (at index " + e.getIndex() + "): " + expectedUri());
+    }
+    if (uri.getRawUserInfo() != null) {
+      throw new InvalidConfigurationException(
+          key
+              + " must not contain credentials (user info); set them with "
+              + DataTapKeys.TAP_CONF.forTap(tap).replace("<key>", "fs.s3a.access.key")
+              + " and friends");
+    }
+    if (uri.getScheme() == null || uri.isOpaque()) {
+      throw invalidUri(key, value);
+    }
+    if (uri.getScheme().toLowerCase(Locale.ROOT).equals("dtap")) {
+      throw new InvalidConfigurationException(
+          key + " points at a dtap:// location; a tap must name a backend filesystem");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw invalidUri(key, value);
+    }
+    String path = uri.getPath() == null || uri.getPath().isEmpty() ? "/" : uri.getPath();
+    for (String segment : path.split("/")) {
+      if (segment.equals("..") || segment.equals(".")) {
+        throw new InvalidConfigurationException(
+            key + " must be a normalised path without '.' or '..' segments: " + value);
+      }
+    }
+    String normalised = path.replaceAll("/+", "/");
+    if (normalised.length() > 1 && normalised.endsWith("/")) {
+      normalised = normalised.substring(0, normalised.length() - 1);
+    }
+    try {
+      return new URI(uri.getScheme(), uri.getAuthority(), normalised, null, null);
+    } catch (URISyntaxException e) {
+      throw invalidUri(key, value);
+    }
+  }
+
+  private static InvalidConfigurationException invalidUri(String key, String value) {
+    return ConfigReader.invalid(key, value, expectedUri());
+  }
+
+  private static String expectedUri() {
+    return "an absolute hierarchical URI such as s3a://bucket/prefix, hdfs://nn:8020/data or"
+        + " file:///mnt/data";
+  }
+
+  /**
+   * Looks up one tap.
+   *
+   * @param name the tap name
+   * @return the tap, or {@code null} when none is configured under that name
+   */
+  public TapConfig tap(String name) {
+    return taps.get(name);
+  }
+
+  /** @return the configured tap names, sorted */
+  public Set<String> tapNames() {
+    return taps.keySet();
+  }
+
+  /** @return every tap, by name */
+  public SortedMap<String, TapConfig> taps() {
+    return taps;
+  }
+}

@@ -1,0 +1,19 @@
+package dev.dtap.fs.spi;
+
+import java.io.IOException;
+
+/**
+ * Creates the output hook of a tap: the committers module's magic-path handling. Registered in
+ * {@code META-INF/services/dev.dtap.fs.spi.OutputHookFactory}. Every tap that is not read-only gets
+ * a hook from every factory on the classpath.
+ */
+public interface OutputHookFactory extends ExtensionFactory {
+  /**
+   * Creates the hook for one tap.
+   *
+   * @param tap the tap
+   * @return the hook; closed when the dtap filesystem closes
+   * @throws IOException if it cannot be set up
+   */
+  OutputHook create(TapContext tap) throws IOException;
+}

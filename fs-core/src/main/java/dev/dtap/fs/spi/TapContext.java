@@ -1,0 +1,56 @@
+package dev.dtap.fs.spi;
+
+import dev.dtap.fs.config.TapConfig;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+
+/**
+ * What an extension (read cache, locality resolver, output hook) sees of one tap: its settings, its
+ * backend filesystem and the translation between {@code dtap://} paths and backend paths.
+ *
+ * <p>Implementations are thread-safe. The backend belongs to the tap: extensions use it but never
+ * close it.
+ */
+public interface TapContext {
+  /** @return the tap's parsed settings */
+  TapConfig config();
+
+  /** @return the site configuration dtap was initialised with (extensions read their keys here) */
+  Configuration siteConfiguration();
+
+  /** @return the private configuration of this tap's backend, with the tap's overrides applied */
+  Configuration backendConfiguration();
+
+  /** @return the tap's backend filesystem, shared with the tap; never close it */
+  FileSystem backend();
+
+  /**
+   * Translates a qualified {@code dtap://} path of this tap to the backend path, enforcing
+   * containment.
+   *
+   * @param dtapPath a qualified path on this tap
+   * @return the backend path
+   * @throws org.apache.hadoop.security.AccessControlException if the path leaves the tap root
+   * @throws IOException on other translation failures
+   */
+  Path toBackend(Path dtapPath) throws IOException;
+
+  /**
+   * Translates a backend path under this tap's root to its {@code dtap://} path.
+   *
+   * @param backendPath a path the backend returned
+   * @return the qualified dtap path
+   * @throws org.apache.hadoop.security.AccessControlException if the path is outside the root
+   */
+  Path toDtap(Path backendPath) throws IOException;
+
+  /**
+   * Where extensions publish counters so that they appear in the filesystem's IOStatistics.
+   *
+   * @param source a live statistics source; its counters are merged into the tap's
+   */
+  void addStatisticsSource(IOStatisticsSource source);
+}
