@@ -21,7 +21,9 @@ public class DataTapFs extends DelegateToFileSystem {
    * @throws URISyntaxException if the URI is malformed
    */
   public DataTapFs(URI uri, Configuration conf) throws IOException, URISyntaxException {
-    super(uri, new DataTapFileSystem(), conf, DataTapFileSystem.SCHEME, true);
+    // authorityNeeded=false: Hadoop demands a default port otherwise; DataTapFileSystem itself
+    // refuses a URI without a tap, with a message listing the configured taps.
+    super(uri, new DataTapFileSystem(), conf, DataTapFileSystem.SCHEME, false);
   }
 
   @Override

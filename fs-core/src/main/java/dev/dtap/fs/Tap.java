@@ -84,6 +84,7 @@ final class Tap implements TapContext, Closeable {
    * @param siteConf the site configuration
    * @param statistics the owning filesystem's statistics
    * @param extensions the extensions on the class path
+   * @param opener creates the backend
    * @return the opened tap
    * @throws IOException if the backend cannot be created or an extension fails to start
    */
@@ -91,7 +92,8 @@ final class Tap implements TapContext, Closeable {
       TapConfig config,
       Configuration siteConf,
       DataTapStatistics statistics,
-      Extensions extensions)
+      Extensions extensions,
+      BackendOpener opener)
       throws IOException {
     Configuration backendConf = new Configuration(siteConf);
     for (Map.Entry<String, String> e : config.backendOverrides().entrySet()) {
@@ -99,7 +101,7 @@ final class Tap implements TapContext, Closeable {
     }
     FileSystem backend;
     try {
-      backend = FileSystem.newInstance(config.root(), backendConf);
+      backend = opener.open(config.root(), backendConf);
     } catch (IOException | RuntimeException e) {
       // The backend's message may show its URI; say which tap failed instead.
       IOException wrapped =
@@ -320,7 +322,7 @@ final class Tap implements TapContext, Closeable {
         if (first == null) {
           first = errors.translate(e);
         } else {
-          LOG.debug("Further failure closing tap {}", config.name(), e);
+          LOG.debug("Further failure closing tap {}", config.name(), errors.translate(e));
         }
       }
     }

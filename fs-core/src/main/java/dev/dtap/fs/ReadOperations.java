@@ -1,0 +1,159 @@
+package dev.dtap.fs;
+
+import dev.dtap.fs.DataTapStatistics.Op;
+import dev.dtap.fs.spi.OpenRequest;
+import dev.dtap.fs.spi.OutputHook;
+import dev.dtap.fs.spi.ReadCache;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FutureDataInputStreamBuilder;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.impl.OpenFileParameters;
+
+/** Opening files, file status, block locations and summaries on a tap. Thread-safe. */
+final class ReadOperations {
+  private final OpContext ctx;
+
+  ReadOperations(OpContext ctx) {
+    this.ctx = ctx;
+  }
+
+  FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    Path p = ctx.readable(f, Op.OPEN);
+    Path b = ctx.toBackend(p);
+    ReadCache cache = ctx.tap().cache();
+    if (cache != null) {
+      return ctx.wrapIn(ctx.call(() -> cache.open(new OpenRequest(p, b, null, bufferSize, null))), p);
+    }
+    return ctx.wrapIn(ctx.call(() -> ctx.backend().open(b, bufferSize)), p);
+  }
+
+  /**
+   * {@code openFile()}: options, mandatory keys and a supplied status go to the backend's own
+   * builder, so a caller that passes a status costs no probe.
+   */
+  CompletableFuture<FSDataInputStream> openFile(Path path, OpenFileParameters parameters)
+      throws IOException {
+    Path p = ctx.readable(path, Op.OPEN);
+    Path b = ctx.toBackend(p);
+    FileStatus status = backendStatusFor(parameters.getStatus(), b);
+    ReadCache cache = ctx.tap().cache();
+    if (cache != null) {
+      OpenRequest request =
+          new OpenRequest(p, b, status, parameters.getBufferSize(), parameters.getOptions());
+      return CompletableFuture.completedFuture(ctx.wrapIn(ctx.call(() -> cache.open(request)), p));
+    }
+    FutureDataInputStreamBuilder builder = ctx.call(() -> ctx.backend().openFile(b));
+    Configuration options = parameters.getOptions();
+    if (options != null) {
+      for (Map.Entry<String, String> e : options) {
+        if (parameters.getMandatoryKeys().contains(e.getKey())) {
+          builder.must(e.getKey(), e.getValue());
+        } else {
+          builder.opt(e.getKey(), e.getValue());
+        }
+      }
+    }
+    if (status != null) {
+      builder.withFileStatus(status);
+    }
+    CompletableFuture<FSDataInputStream> future = ctx.call(builder::build);
+    return future.handle(
+        (in, failure) -> {
+          if (failure == null) {
+            return ctx.wrapIn(in, p);
+          }
+          Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+          if (cause instanceof IOException) {
+            throw new CompletionException(ctx.translate((IOException) cause));
+          }
+          throw new CompletionException(cause);
+        });
+  }
+
+  /** The backend's own status for a status a caller supplied, so the backend skips its probe. */
+  static FileStatus backendStatusFor(FileStatus supplied, Path backendPath) {
+    if (supplied == null) {
+      return null;
+    }
+    if (supplied instanceof BackendStatusHolder) {
+      FileStatus original = ((BackendStatusHolder) supplied).backendStatus();
+      if (original != null) {
+        return original;
+      }
+    }
+    return new FileStatus(
+        supplied.getLen(),
+        supplied.isDirectory(),
+        supplied.getReplication(),
+        supplied.getBlockSize(),
+        supplied.getModificationTime(),
+        backendPath);
+  }
+
+  FileStatus getFileStatus(Path f) throws IOException {
+    Path p = ctx.readable(f, Op.GET_FILE_STATUS);
+    Path b = ctx.toBackend(p);
+    OutputHook hook = ctx.tap().hookFor(p);
+    if (hook != null) {
+      FileStatus hooked = ctx.call(() -> hook.getFileStatus(p));
+      if (hooked != null) {
+        return hooked;
+      }
+    }
+    try {
+      return ctx.tap().toDtapStatus(ctx.backend().getFileStatus(b));
+    } catch (FileNotFoundException e) {
+      if (ctx.isRoot(p)) {
+        return ctx.rootStatus(b);
+      }
+      throw ctx.translate(e);
+    } catch (IOException e) {
+      throw ctx.translate(e);
+    }
+  }
+
+  BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
+    if (file == null) {
+      return null;
+    }
+    if (start < 0 || len < 0) {
+      throw new IllegalArgumentException("Invalid start or len parameter");
+    }
+    Path p = ctx.readable(file.getPath(), Op.GET_FILE_BLOCK_LOCATIONS);
+    Path b = ctx.toBackend(p);
+    if (file.getLen() <= start && file.getLen() != 0) {
+      return new BlockLocation[0];
+    }
+    FileStatus backendStatus = backendStatusFor(file, b);
+    return ctx.call(() -> ctx.tap().locations(backendStatus, start, len));
+  }
+
+  ContentSummary getContentSummary(Path f) throws IOException {
+    Path p = ctx.readable(f, Op.GET_CONTENT_SUMMARY);
+    Path b = ctx.toBackend(p);
+    try {
+      return ctx.backend().getContentSummary(b);
+    } catch (FileNotFoundException e) {
+      if (ctx.isRoot(p)) {
+        return new ContentSummary.Builder().length(0).fileCount(0).directoryCount(1).build();
+      }
+      throw ctx.translate(e);
+    } catch (IOException e) {
+      throw ctx.translate(e);
+    }
+  }
+
+  Path resolvePath(Path f) throws IOException {
+    Path b = ctx.toBackend(ctx.readable(f, Op.GET_FILE_STATUS));
+    return ctx.tap().toDtap(ctx.call(() -> ctx.backend().resolvePath(b)));
+  }
+}

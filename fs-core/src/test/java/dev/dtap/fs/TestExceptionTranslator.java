@@ -1,0 +1,118 @@
+package dev.dtap.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.fs.PathNotFoundException;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.Test;
+
+class TestExceptionTranslator {
+  private final ExceptionTranslator s3 =
+      new ExceptionTranslator("lake", URI.create("s3a://bucket/warehouse"));
+  private final ExceptionTranslator hdfs =
+      new ExceptionTranslator("hist", URI.create("hdfs://nn.example.com:8020/data"));
+  private final ExceptionTranslator local =
+      new ExceptionTranslator("loc", URI.create("file:/mnt/nfs/x"));
+  private final ExceptionTranslator hdfsRoot =
+      new ExceptionTranslator("all", URI.create("hdfs://nn:8020/"));
+
+  @Test
+  void messagesSpeakDtap() {
+    assertThat(s3.translate("getFileStatus on s3a://bucket/warehouse/t/part-0: not found"))
+        .isEqualTo("getFileStatus on dtap://lake/t/part-0: not found");
+    assertThat(hdfs.translate("File does not exist: /data/logs/a.log"))
+        .isEqualTo("File does not exist: dtap://hist/logs/a.log");
+    assertThat(hdfs.translate("rename hdfs://nn.example.com:8020/data/a to hdfs://nn.example.com:8020/data/b"))
+        .isEqualTo("rename dtap://hist/a to dtap://hist/b");
+    assertThat(local.translate("File file:/mnt/nfs/x/y does not exist"))
+        .isEqualTo("File dtap://loc/y does not exist");
+    assertThat(local.translate("/mnt/nfs/x/y (No such file or directory)"))
+        .isEqualTo("dtap://loc/y (No such file or directory)");
+    assertThat(hdfsRoot.translate("File does not exist: hdfs://nn:8020/a/b"))
+        .isEqualTo("File does not exist: dtap://all/a/b");
+  }
+
+  @Test
+  void similarPrefixesAreNotRewritten() {
+    String m = "File does not exist: /database/x and /data-old/y";
+    assertThat(hdfs.translate(m)).isSameAs(m);
+  }
+
+  @Test
+  void locationsOutsideTheRootAreMasked() {
+    assertThat(s3.translate("copy s3a://bucket/other/key failed"))
+        .doesNotContain("s3a://bucket")
+        .contains("[backend of tap 'lake']");
+  }
+
+  @Test
+  void unrelatedExceptionsAreReturnedAsIs() {
+    IOException e = new IOException("connection reset");
+    assertThat(s3.translate(e)).isSameAs(e);
+  }
+
+  @Test
+  void typesArePreserved() {
+    IOException fnfe = new FileNotFoundException("No such file s3a://bucket/warehouse/a");
+    IOException t = s3.translate(fnfe);
+    assertThat(t).isExactlyInstanceOf(FileNotFoundException.class);
+    assertThat(t.getMessage()).isEqualTo("No such file dtap://lake/a");
+    assertThat(t.getStackTrace()).isEqualTo(fnfe.getStackTrace());
+
+    IOException exists = s3.translate(new FileAlreadyExistsException("s3a://bucket/warehouse/b"));
+    assertThat(exists).isExactlyInstanceOf(FileAlreadyExistsException.class);
+
+    IOException remote =
+        hdfs.translate(
+            new RemoteException("org.apache.hadoop.hdfs.protocol.QuotaExceededException", "/data/q"));
+    assertThat(remote).isInstanceOf(RemoteException.class);
+    assertThat(((RemoteException) remote).getClassName()).endsWith("QuotaExceededException");
+    assertThat(remote.getMessage()).isEqualTo("dtap://hist/q");
+  }
+
+  @Test
+  void pathExceptionsAreRebuiltAroundTheDtapPath() {
+    PathNotFoundException e = new PathNotFoundException("s3a://bucket/warehouse/p");
+    IOException t = s3.translate(e);
+    assertThat(t).isExactlyInstanceOf(PathNotFoundException.class);
+    assertThat(((PathIOException) t).getPath().toString()).isEqualTo("dtap://lake/p");
+    PathIOException custom = new PathIOException("s3a://bucket/warehouse/q", "throttled");
+    IOException c = s3.translate(custom);
+    assertThat(c.getMessage()).contains("dtap://lake/q").contains("throttled").doesNotContain("s3a:");
+  }
+
+  @Test
+  void exceptionsWithoutAStringConstructorFallBackToTheirStandardAncestor() {
+    IOException odd = new OddNotFound("gone: s3a://bucket/warehouse/z", 3);
+    IOException t = s3.translate(odd);
+    assertThat(t).isExactlyInstanceOf(FileNotFoundException.class);
+    assertThat(t.getMessage()).isEqualTo("gone: dtap://lake/z");
+  }
+
+  @Test
+  void causeChainsCarryNoBackendLocation() {
+    IOException inner = new IOException("read s3a://bucket/warehouse/k at 10",
+        new IllegalStateException("endpoint said s3a://bucket/warehouse/k"));
+    IOException outer = new IOException("open failed", inner);
+    IOException t = s3.translate(outer);
+    StringWriter sw = new StringWriter();
+    t.printStackTrace(new PrintWriter(sw));
+    assertThat(sw.toString()).doesNotContain("s3a://").contains("dtap://lake/k");
+  }
+
+  /** A backend exception type with no (String) constructor. */
+  static final class OddNotFound extends FileNotFoundException {
+    private static final long serialVersionUID = 1L;
+
+    OddNotFound(String message, int code) {
+      super(message + "");
+    }
+  }
+}
