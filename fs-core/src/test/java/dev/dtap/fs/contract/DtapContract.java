@@ -11,17 +11,21 @@ import org.apache.hadoop.fs.contract.AbstractFSContract;
  * Hadoop's filesystem contract for dtap over one backend. Each backend subclass names its
  * capability file ({@code contract/dtap-<backend>.xml}) and the backend root of the tap.
  *
- * <p>The tap is called {@code contract}; Hadoop's filesystem cache shares one instance per JVM, so
- * the root must stay the same for the whole run.
+ * <p>Each backend has its own tap name, because Hadoop's filesystem cache shares one instance per
+ * tap and JVM; for the same reason a tap's root must stay the same for the whole run.
  */
 public abstract class DtapContract extends AbstractFSContract {
-  /** The tap name every contract test uses. */
-  public static final String TAP = "contract";
-
+  private final String tap;
   private FileSystem fs;
 
-  protected DtapContract(Configuration conf) {
+  protected DtapContract(Configuration conf, String tap) {
     super(conf);
+    this.tap = tap;
+  }
+
+  /** @return the tap the contract runs on */
+  public String tap() {
+    return tap;
   }
 
   /** @return the capability resource, e.g. {@code contract/dtap-local.xml} */
@@ -46,14 +50,14 @@ public abstract class DtapContract extends AbstractFSContract {
     super.init();
     addConfResource(capabilities());
     Configuration conf = getConf();
-    conf.set("fs.dtap.tap." + TAP + ".uri", tapRoot().toString());
+    conf.set("fs.dtap.tap." + tap + ".uri", tapRoot().toString());
     configureTap(conf);
   }
 
   @Override
   public FileSystem getTestFileSystem() throws IOException {
     if (fs == null) {
-      fs = FileSystem.get(URI.create("dtap://" + TAP + "/"), getConf());
+      fs = FileSystem.get(URI.create("dtap://" + tap + "/"), getConf());
     }
     return fs;
   }

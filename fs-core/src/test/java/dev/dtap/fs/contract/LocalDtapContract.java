@@ -8,7 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 /** dtap over a local directory: the unit-test backend of the contract suites. */
 public final class LocalDtapContract extends DtapContract {
   public LocalDtapContract(Configuration conf) {
-    super(conf);
+    super(conf, "contract-local");
   }
 
   @Override

@@ -1,0 +1,14 @@
+package dev.dtap.it.contract.s3;
+
+import dev.dtap.it.contract.S3DtapContract;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractEtagTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+
+/** Hadoop's Etag contract on dtap over S3A (MinIO). */
+public class ITestS3DtapContractEtag extends AbstractContractEtagTest {
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new S3DtapContract(conf);
+  }
+}
