@@ -127,8 +127,10 @@ final class DataTapStatistics implements IOStatistics {
     SET_ATTRIBUTES,
     XATTR;
 
+    private final String counter = "dtap_op_" + name().toLowerCase(java.util.Locale.ROOT);
+
     String counter() {
-      return "dtap_op_" + name().toLowerCase(java.util.Locale.ROOT);
+      return counter;
     }
   }
 }

@@ -21,6 +21,12 @@ final class PathMapper {
   private final String backendAuthority;
   /** Decoded root path without trailing slash; empty when the root is "/". */
   private final String rootPath;
+  /** The root as a raw URI string without trailing slash, e.g. {@code hdfs://nn:8020/data}. */
+  private final String rawRootPrefix;
+  /** The root's raw path without trailing slash; empty when the root is "/". */
+  private final String rawRootPath;
+  /** {@code dtap://tap}, the raw prefix of every dtap URI of this tap. */
+  private final String rawDtapPrefix;
 
   /**
    * @param tap the tap name (the authority of dtap paths)
@@ -35,6 +41,15 @@ final class PathMapper {
       p = p.substring(0, p.length() - 1);
     }
     this.rootPath = p;
+    String raw = backendRoot.getRawPath() == null ? "" : backendRoot.getRawPath();
+    while (raw.endsWith("/")) {
+      raw = raw.substring(0, raw.length() - 1);
+    }
+    this.rawRootPath = raw;
+    String scheme = backendRoot.getScheme() + ":";
+    String authority = backendRoot.getRawAuthority();
+    this.rawRootPrefix = (authority == null ? scheme : scheme + "//" + authority) + raw;
+    this.rawDtapPrefix = "dtap://" + tap;
   }
 
   /** @return the tap name */
@@ -55,8 +70,34 @@ final class PathMapper {
    * @throws AccessControlException if the path leaves the tap root
    */
   Path toBackend(Path dtapPath) throws AccessControlException {
+    // Fast path, most paths: the raw path has no escapes and nothing to normalise, so the backend
+    // URI is the root's raw form plus the caller's raw path, parsed once and never re-quoted.
+    String raw = dtapPath.toUri().getRawPath();
+    if (raw != null && raw.indexOf('%') < 0 && !raw.isEmpty() && isPlain(raw)) {
+      String rel = raw.endsWith("/") ? raw.substring(0, raw.length() - 1) : raw;
+      if (!rel.isEmpty() || !rawRootPath.isEmpty()) {
+        return parse(rawRootPrefix + rel);
+      }
+    }
     String relative = normalise(dtapPath);
     return build(backendScheme, backendAuthority, rootPath + relative);
+  }
+
+  /**
+   * The dtap path of a backend path whose spelling the caller already knows to be canonical, e.g.
+   * the normalised path a status was asked for: skips a round of URI work.
+   *
+   * @param dtapPath a qualified dtap path of this tap
+   * @return the path itself when it is already in canonical form, else its canonical form
+   * @throws AccessControlException if the path leaves the root
+   */
+  Path canonical(Path dtapPath) throws AccessControlException {
+    String raw = dtapPath.toUri().getRawPath();
+    if (raw != null && raw.indexOf('%') < 0 && isPlain(raw) && (raw.length() == 1 || !raw.endsWith("/"))) {
+      return dtapPath;
+    }
+    String relative = normalise(dtapPath);
+    return build("dtap", tap, relative.isEmpty() ? "/" : relative);
   }
 
   /**
@@ -128,6 +169,20 @@ final class PathMapper {
    * @throws AccessControlException if the path is not under the tap root
    */
   Path toDtap(Path backendPath) throws AccessControlException {
+    // Fast path: an unescaped raw path under the root's raw path maps by string surgery.
+    String raw = backendPath.toUri().getRawPath();
+    if (raw != null
+        && raw.indexOf('%') < 0
+        && raw.startsWith(rawRootPath)
+        && (raw.isEmpty() || isPlain(raw))) {
+      int cut = rawRootPath.length();
+      if (raw.length() == cut || (raw.length() == cut + 1 && raw.charAt(cut) == '/')) {
+        return parse(rawDtapPrefix + "/");
+      }
+      if (raw.charAt(cut) == '/') {
+        return parse(rawDtapPrefix + raw.substring(cut));
+      }
+    }
     String decoded = backendPath.toUri().getPath();
     String relative = relativeToRoot(decoded);
     if (relative == null) {
@@ -171,6 +226,11 @@ final class PathMapper {
   private AccessControlException escape(Path dtapPath) {
     return new AccessControlException(
         "Path " + dtapPath + " leaves the root of tap '" + tap + "' and is refused");
+  }
+
+  /** A path from a raw URI string known to be valid (all parts came from parsed URIs). */
+  private static Path parse(String rawUri) {
+    return new Path(URI.create(rawUri));
   }
 
   static Path build(String scheme, String authority, String decodedPath) {

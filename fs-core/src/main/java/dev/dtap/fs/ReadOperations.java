@@ -110,7 +110,8 @@ final class ReadOperations {
       }
     }
     try {
-      return ctx.tap().toDtapStatus(ctx.backend().getFileStatus(b));
+      // the status is of the path asked for: reuse its canonical dtap form
+      return ctx.tap().toDtapStatus(ctx.backend().getFileStatus(b), ctx.tap().mapper().canonical(p));
     } catch (FileNotFoundException e) {
       if (ctx.isRoot(p)) {
         return ctx.rootStatus(b);

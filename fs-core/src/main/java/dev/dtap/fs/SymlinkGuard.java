@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.FileSystemException;
 import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.AccessControlException;
 
@@ -12,9 +13,10 @@ import org.apache.hadoop.security.AccessControlException;
  * Refuses local paths that resolve, through a symbolic link anywhere along them, outside the tap
  * root. Only {@code file:} backends follow links on the client, so only they need this.
  *
- * <p>The common case, an existing path, costs one {@code realpath(3)}. A path that does not exist
- * yet (a create) is resolved through its deepest existing ancestor, following dangling links by
- * hand, because creating through a dangling link would write wherever it points.
+ * <p>The common case, no link below the root, costs one {@code lstat} per path component below the
+ * root. When a link is found, the path is resolved: an existing one with {@code realpath(3)}, one
+ * that does not exist yet (a create) through its deepest existing ancestor, following dangling
+ * links by hand, because creating through a dangling link would write wherever it points.
  *
  * <p>Thread-safe.
  */
@@ -38,11 +40,36 @@ final class SymlinkGuard {
    * @throws AccessControlException if it resolves outside the root
    */
   void check(Path dtapPath, String decodedBackendPath) throws IOException {
+    java.nio.file.Path local = Paths.get(decodedBackendPath);
+    if (!local.startsWith(root)) {
+      throw escape(dtapPath);
+    }
+    // Walk the components below the configured root with lstat: when none is a link, the path is
+    // physically under the root (the root itself may be a link; the operator chose it). Paths are
+    // short below a tap root, so this costs a few system calls where realpath(3) costs one per
+    // component of the whole absolute path.
+    java.nio.file.Path current = root;
+    for (java.nio.file.Path component : root.relativize(local)) {
+      current = current.resolve(component);
+      BasicFileAttributes attrs;
+      try {
+        attrs = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (FileSystemException e) {
+        return; // missing (or under a file): nothing further down can exist, let alone be a link
+      }
+      if (attrs.isSymbolicLink()) {
+        checkThroughLink(dtapPath, local);
+        return;
+      }
+    }
+  }
+
+  /** A link was found: resolve where the whole path lands and compare with the real root. */
+  private void checkThroughLink(Path dtapPath, java.nio.file.Path local) throws IOException {
     java.nio.file.Path realRootNow = realRoot();
     if (realRootNow == null) {
-      return; // the root does not exist, so nothing below it does either
+      throw escape(dtapPath);
     }
-    java.nio.file.Path local = Paths.get(decodedBackendPath);
     java.nio.file.Path real;
     try {
       real = local.toRealPath();
@@ -51,10 +78,14 @@ final class SymlinkGuard {
       real = resolveMissing(local, dtapPath);
     }
     if (!real.startsWith(realRootNow)) {
-      throw new AccessControlException(
-          "Path " + dtapPath + " resolves through a symbolic link outside the root of tap '"
-              + tap + "' and is refused");
+      throw escape(dtapPath);
     }
+  }
+
+  private AccessControlException escape(Path dtapPath) {
+    return new AccessControlException(
+        "Path " + dtapPath + " resolves through a symbolic link outside the root of tap '"
+            + tap + "' and is refused");
   }
 
   private java.nio.file.Path realRoot() {

@@ -287,8 +287,12 @@ final class Tap implements TapContext, Closeable {
 
   /** Translates a backend status, keeping the backend's object reachable. */
   FileStatus toDtapStatus(FileStatus backendStatus) throws AccessControlException {
-    return new DataTapFileStatus(
-        backendStatus, mapper.toDtap(backendStatus.getPath()), blockSize(backendStatus));
+    return toDtapStatus(backendStatus, mapper.toDtap(backendStatus.getPath()));
+  }
+
+  /** Translates a backend status whose dtap path the caller already knows. */
+  FileStatus toDtapStatus(FileStatus backendStatus, Path dtapPath) {
+    return new DataTapFileStatus(backendStatus, dtapPath, blockSize(backendStatus));
   }
 
   /** Translates a backend status with locations, computing them if the resolver is enabled. */

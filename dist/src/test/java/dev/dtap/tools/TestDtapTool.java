@@ -1,0 +1,72 @@
+package dev.dtap.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dtap.fs.testing.Canary;
+import dev.dtap.fs.testing.LocalTaps;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+
+class TestDtapTool {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(Configuration conf, String... args) throws Exception {
+    out.reset();
+    err.reset();
+    return ToolRunner.run(
+        conf,
+        new DtapTool(
+            new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8")),
+        args);
+  }
+
+  private String out() {
+    return new String(out.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return new String(err.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void listsTapsWithoutSecrets() throws Exception {
+    File root = LocalTaps.newDir("tool");
+    Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", root);
+    conf.set("fs.dtap.tap.lake.readonly", "true");
+    conf.set("fs.dtap.tap.lake.conf.fs.s3a.secret.key", Canary.secret("tool"));
+    assertThat(run(conf, "taps")).isZero();
+    assertThat(out()).contains("lake").contains("ro").contains("fs.s3a.secret.key");
+    assertThat(out() + err()).doesNotContain(Canary.MARKER);
+  }
+
+  @Test
+  void checksATap() throws Exception {
+    File root = LocalTaps.newDir("tool");
+    Files.write(new File(root, "a.txt").toPath(), "abc".getBytes(StandardCharsets.UTF_8));
+    Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", root);
+    assertThat(run(conf, "check", "lake")).isZero();
+    assertThat(out()).contains("is a directory: true").contains("dtap://lake/a.txt").contains("3");
+    assertThat(run(conf, "check", "nope")).isEqualTo(1);
+    assertThat(err()).contains("Unknown tap 'nope'").contains("[lake]");
+  }
+
+  @Test
+  void usageAndVersion() throws Exception {
+    Configuration conf = LocalTaps.newConf();
+    assertThat(run(conf)).isEqualTo(2);
+    assertThat(err()).contains("Usage: dtap");
+    assertThat(run(conf, "bogus")).isEqualTo(2);
+    assertThat(err()).contains("unknown command 'bogus'");
+    assertThat(run(conf, "version")).isZero();
+    assertThat(out()).startsWith("dtap ");
+    assertThat(run(conf, "taps")).isEqualTo(1);
+    assertThat(out()).contains("No taps configured");
+  }
+}
