@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FutureDataInputStreamBuilder;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.impl.OpenFileParameters;
 
@@ -47,9 +48,17 @@ final class ReadOperations {
     FileStatus status = backendStatusFor(parameters.getStatus(), b);
     ReadCache cache = ctx.tap().cache();
     if (cache != null) {
+      rejectUnknownMandatoryOptions(b, parameters);
       OpenRequest request =
           new OpenRequest(p, b, status, parameters.getBufferSize(), parameters.getOptions());
-      return CompletableFuture.completedFuture(ctx.wrapIn(ctx.call(() -> cache.open(request)), p));
+      CompletableFuture<FSDataInputStream> result = new CompletableFuture<>();
+      try {
+        result.complete(ctx.wrapIn(ctx.call(() -> cache.open(request)), p));
+      } catch (IOException e) {
+        // as the backends do: a missing file fails the future, not build()
+        result.completeExceptionally(e);
+      }
+      return result;
     }
     FutureDataInputStreamBuilder builder = ctx.call(() -> ctx.backend().openFile(b));
     Configuration options = parameters.getOptions();
@@ -77,6 +86,36 @@ final class ReadOperations {
           }
           throw new CompletionException(cause);
         });
+  }
+
+  /**
+   * The cache understands Hadoop's standard open options; any other mandatory option must be one
+   * the backend supports, which only the backend can say: ask its builder, which refuses unknown
+   * mandatory keys with {@link IllegalArgumentException}, as an uncached open would.
+   */
+  private void rejectUnknownMandatoryOptions(Path b, OpenFileParameters parameters)
+      throws IOException {
+    Configuration options = parameters.getOptions();
+    FutureDataInputStreamBuilder check = null;
+    for (String key : parameters.getMandatoryKeys()) {
+      if (!Options.OpenFileOptions.FS_OPTION_OPENFILE_STANDARD_OPTIONS.contains(key)) {
+        if (check == null) {
+          check = ctx.call(() -> ctx.backend().openFile(b));
+        }
+        check.must(key, options == null ? "" : options.get(key, ""));
+      }
+    }
+    if (check != null) {
+      CompletableFuture<FSDataInputStream> probe = check.build();
+      probe.thenAccept(
+          in -> {
+            try {
+              in.close();
+            } catch (IOException e) {
+              // only a validation probe
+            }
+          });
+    }
   }
 
   /** The backend's own status for a status a caller supplied, so the backend skips its probe. */

@@ -88,13 +88,23 @@ public final class DelayFileSystem extends FileSystem {
     }
   }
 
+  private String rootPath() {
+    String r = innerRoot.getPath() == null ? "" : innerRoot.getPath();
+    return r.endsWith("/") ? r.substring(0, r.length() - 1) : r;
+  }
+
   private Path in(Path p) {
     String path = makeQualified(p).toUri().getPath();
-    return new Path(innerRoot.getScheme(), innerRoot.getAuthority(), path);
+    return new Path(innerRoot.getScheme(), innerRoot.getAuthority(), rootPath() + path);
   }
 
   private Path out(Path p) {
-    return new Path("delay", uri.getAuthority(), p.toUri().getPath());
+    String path = p.toUri().getPath();
+    String root = rootPath();
+    if (!root.isEmpty() && path.startsWith(root)) {
+      path = path.substring(root.length());
+    }
+    return new Path("delay", uri.getAuthority(), path.isEmpty() ? "/" : path);
   }
 
   private FileStatus out(FileStatus s) throws IOException {

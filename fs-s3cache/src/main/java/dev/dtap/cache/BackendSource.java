@@ -1,0 +1,90 @@
+package dev.dtap.cache;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FutureDataInputStreamBuilder;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.functional.FutureIO;
+
+/**
+ * Opens backend streams for one version of one file. Every stream is opened with the backend's own
+ * status of that version, so the backend needs no probe and, where it checks versions (S3A's change
+ * detection sends the ETag with each GET), a read of a changed object fails instead of returning a
+ * mix of two versions.
+ *
+ * <p>Thread-safe; the streams it returns are not.
+ */
+final class BackendSource {
+  static final String READ_POLICY = "fs.option.openfile.read.policy";
+
+  private final FileSystem fs;
+  private final Path path;
+  private final FileStatus status;
+  private final Configuration options;
+
+  BackendSource(FileSystem fs, Path path, FileStatus status, Configuration options) {
+    this.fs = fs;
+    this.path = path;
+    this.status = status;
+    this.options = options;
+  }
+
+  /**
+   * Opens a stream.
+   *
+   * @param policy the read policy to ask for ({@code sequential}, {@code random}), or null to pass
+   *     the caller's options unchanged
+   * @return a new stream the caller closes
+   * @throws IOException if the backend cannot open the file
+   */
+  FSDataInputStream open(String policy) throws IOException {
+    FutureDataInputStreamBuilder b = fs.openFile(path).withFileStatus(status);
+    for (Map.Entry<String, String> e : options) {
+      if (policy == null || !e.getKey().equals(READ_POLICY)) {
+        b.opt(e.getKey(), e.getValue());
+      }
+    }
+    if (policy != null) {
+      b.opt(READ_POLICY, policy);
+    }
+    return FutureIO.awaitFuture(b.build());
+  }
+
+  /** Reads exactly {@code len} bytes at {@code position}. */
+  static void readFully(FSDataInputStream in, long position, byte[] buf, int off, int len)
+      throws IOException {
+    int done = 0;
+    while (done < len) {
+      int n = in.read(position + done, buf, off + done, len - done);
+      if (n < 0) {
+        throw new EOFException("Backend ended at " + (position + done) + " before " + (position + len));
+      }
+      done += n;
+    }
+  }
+
+  /**
+   * Reads a range with a stream of its own: for background loads, which run beside the reader.
+   *
+   * @param position first byte
+   * @param len bytes
+   * @return the bytes
+   * @throws IOException on backend failure
+   */
+  byte[] readRange(long position, int len) throws IOException {
+    byte[] buf = new byte[len];
+    try (FSDataInputStream in = open("random")) {
+      readFully(in, position, buf, 0, len);
+    }
+    return buf;
+  }
+
+  long length() {
+    return status.getLen();
+  }
+}

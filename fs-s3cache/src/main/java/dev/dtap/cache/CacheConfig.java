@@ -1,0 +1,177 @@
+package dev.dtap.cache;
+
+import dev.dtap.fs.config.ConfigReader;
+import dev.dtap.fs.config.InvalidConfigurationException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+
+/** The read cache's settings, parsed and validated once. Immutable and thread-safe. */
+final class CacheConfig {
+  static final int MIN_PAGE = 64 << 10;
+  static final int MAX_PAGE = 16 << 20;
+
+  private final List<Path> dirs;
+  private final int pageSize;
+  private final long maxBytes;
+  private final int maxPercent;
+  private final long memoryBytes;
+  private final int prefetchPages;
+  private final int prefetchThreads;
+  private final long prefetchMemory;
+  private final Duration deadline;
+  private final Duration bypassTime;
+  private final Duration rescan;
+
+  private CacheConfig(
+      List<Path> dirs,
+      int pageSize,
+      long maxBytes,
+      int maxPercent,
+      long memoryBytes,
+      int prefetchPages,
+      int prefetchThreads,
+      long prefetchMemory,
+      Duration deadline,
+      Duration bypassTime,
+      Duration rescan) {
+    this.dirs = dirs;
+    this.pageSize = pageSize;
+    this.maxBytes = maxBytes;
+    this.maxPercent = maxPercent;
+    this.memoryBytes = memoryBytes;
+    this.prefetchPages = prefetchPages;
+    this.prefetchThreads = prefetchThreads;
+    this.prefetchMemory = prefetchMemory;
+    this.deadline = deadline;
+    this.bypassTime = bypassTime;
+    this.rescan = rescan;
+  }
+
+  /**
+   * Parses the settings.
+   *
+   * @param conf the site configuration
+   * @return the settings
+   * @throws InvalidConfigurationException naming the key on any bad value
+   */
+  static CacheConfig parse(Configuration conf) throws InvalidConfigurationException {
+    ConfigReader r = new ConfigReader(conf);
+    String dirList = r.get(CacheKeys.DIRS.name());
+    if (dirList == null) {
+      dirList = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-cache";
+    }
+    List<Path> dirs = new ArrayList<>();
+    for (String d : dirList.split(",")) {
+      if (!d.trim().isEmpty()) {
+        Path p = Paths.get(d.trim());
+        if (!p.isAbsolute()) {
+          throw ConfigReader.invalid(CacheKeys.DIRS.name(), dirList, "absolute local directories");
+        }
+        dirs.add(p);
+      }
+    }
+    if (dirs.isEmpty()) {
+      throw ConfigReader.invalid(CacheKeys.DIRS.name(), dirList, "at least one local directory");
+    }
+    long page = r.getBytes(CacheKeys.PAGE_SIZE.name(), 1 << 20, MIN_PAGE, MAX_PAGE);
+    if (Long.bitCount(page) != 1) {
+      throw ConfigReader.invalid(
+          CacheKeys.PAGE_SIZE.name(), r.get(CacheKeys.PAGE_SIZE.name()), "a power of two from 64k to 16m");
+    }
+    long maxBytes = 0;
+    int maxPercent = 0;
+    String max = r.get(CacheKeys.MAX_SIZE.name());
+    if (max == null) {
+      maxPercent = 25;
+    } else if (max.endsWith("%")) {
+      try {
+        maxPercent = Integer.parseInt(max.substring(0, max.length() - 1).trim());
+      } catch (NumberFormatException e) {
+        maxPercent = -1;
+      }
+      if (maxPercent < 1 || maxPercent > 95) {
+        throw ConfigReader.invalid(CacheKeys.MAX_SIZE.name(), max, "a size such as 200g or a percentage from 1% to 95%");
+      }
+    } else {
+      maxBytes = r.getBytes(CacheKeys.MAX_SIZE.name(), 0, page, Long.MAX_VALUE);
+    }
+    long memory = r.getBytes(CacheKeys.MEMORY_SIZE.name(), 256L << 20, 0, 1L << 40);
+    int prefetchPages = r.getInt(CacheKeys.PREFETCH_PAGES.name(), 4, 0, 256);
+    int prefetchThreads = r.getInt(CacheKeys.PREFETCH_THREADS.name(), 4, 1, 256);
+    long prefetchMemory = r.getBytes(CacheKeys.PREFETCH_MEMORY.name(), 64L << 20, page, 1L << 40);
+    Duration deadline =
+        r.getDuration(CacheKeys.DEADLINE.name(), Duration.ofMillis(500), "ms", Duration.ofMillis(1), Duration.ofMinutes(10));
+    Duration bypass =
+        r.getDuration(CacheKeys.BYPASS_TIME.name(), Duration.ofSeconds(30), "s", Duration.ZERO, Duration.ofHours(24));
+    Duration rescan =
+        r.getDuration(CacheKeys.RESCAN.name(), Duration.ofSeconds(60), "s", Duration.ofMillis(100), Duration.ofHours(24));
+    return new CacheConfig(
+        Collections.unmodifiableList(dirs),
+        (int) page,
+        maxBytes,
+        maxPercent,
+        memory,
+        prefetchPages,
+        prefetchThreads,
+        prefetchMemory,
+        deadline,
+        bypass,
+        rescan);
+  }
+
+  List<Path> dirs() {
+    return dirs;
+  }
+
+  int pageSize() {
+    return pageSize;
+  }
+
+  /** @return the disk quota in bytes over all directories, or 0 when given as a percentage */
+  long maxBytes() {
+    return maxBytes;
+  }
+
+  /** @return the disk quota as a percentage of each directory's volume, or 0 */
+  int maxPercent() {
+    return maxPercent;
+  }
+
+  long memoryBytes() {
+    return memoryBytes;
+  }
+
+  int prefetchPages() {
+    return prefetchPages;
+  }
+
+  int prefetchThreads() {
+    return prefetchThreads;
+  }
+
+  long prefetchMemory() {
+    return prefetchMemory;
+  }
+
+  Duration deadline() {
+    return deadline;
+  }
+
+  Duration bypassTime() {
+    return bypassTime;
+  }
+
+  Duration rescan() {
+    return rescan;
+  }
+
+  /** Identifies the page store these settings describe, so that taps and JVM users share one. */
+  String storeKey() {
+    return dirs + "|" + pageSize + "|" + maxBytes + "|" + maxPercent + "|" + memoryBytes;
+  }
+}

@@ -1,0 +1,97 @@
+package dev.dtap.cache;
+
+import dev.dtap.fs.config.ConfigKey;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/** Every configuration key the read cache reads; documented in docs/configuration.md. */
+public final class CacheKeys {
+  public static final ConfigKey DIRS =
+      ConfigKey.of(
+          "fs.dtap.cache.dirs",
+          "${hadoop.tmp.dir}/dtap-cache",
+          "Comma-separated local directories for cached pages, shared by every JVM of the host"
+              + " that uses them; pages are spread over them by hash. Created 0700.");
+
+  public static final ConfigKey PAGE_SIZE =
+      ConfigKey.of(
+          "fs.dtap.cache.page.size",
+          "1m",
+          "Size of a cached page, 64k-16m. The unit of caching, checksumming and backend fills.");
+
+  public static final ConfigKey MAX_SIZE =
+      ConfigKey.of(
+          "fs.dtap.cache.max.size",
+          "25%",
+          "Disk quota: a size (e.g. 200g) shared over the directories, or a percentage of each"
+              + " directory's volume. Least recently used pages are evicted beyond it.");
+
+  public static final ConfigKey MEMORY_SIZE =
+      ConfigKey.of(
+          "fs.dtap.cache.memory.size",
+          "256m",
+          "Heap for the in-memory page tier (W-TinyLFU, scan resistant); 0 turns it off.");
+
+  public static final ConfigKey PREFETCH_PAGES =
+      ConfigKey.of(
+          "fs.dtap.cache.prefetch.pages",
+          "4",
+          "Pages read ahead, asynchronously, once a stream reads sequentially; 0 turns prefetch"
+              + " off. Random reads prefetch nothing.");
+
+  public static final ConfigKey PREFETCH_THREADS =
+      ConfigKey.of(
+          "fs.dtap.cache.prefetch.threads",
+          "4",
+          "Threads shared by all streams of the JVM for prefetch and background page fills.");
+
+  public static final ConfigKey PREFETCH_MEMORY =
+      ConfigKey.of(
+          "fs.dtap.cache.prefetch.memory",
+          "64m",
+          "Bytes of prefetched and queued pages in flight at once, over all streams of the JVM;"
+              + " further prefetches are skipped.");
+
+  public static final ConfigKey DEADLINE =
+      ConfigKey.of(
+          "fs.dtap.cache.deadline",
+          "500ms",
+          "A cache disk operation slower than this counts as a fault: reads bypass the disk tier"
+              + " for fs.dtap.cache.bypass.time.");
+
+  public static final ConfigKey BYPASS_TIME =
+      ConfigKey.of(
+          "fs.dtap.cache.bypass.time",
+          "30s",
+          "How long the disk tier is bypassed after a fault (full disk, permissions, I/O error,"
+              + " slow disk) before it is tried again.");
+
+  public static final ConfigKey RESCAN =
+      ConfigKey.of(
+          "fs.dtap.cache.rescan",
+          "60s",
+          "How often the page index is rebuilt from the directories, to account for pages other"
+              + " JVMs of the host wrote or evicted.");
+
+  private static final List<ConfigKey> ALL =
+      Collections.unmodifiableList(
+          Arrays.asList(
+              DIRS,
+              PAGE_SIZE,
+              MAX_SIZE,
+              MEMORY_SIZE,
+              PREFETCH_PAGES,
+              PREFETCH_THREADS,
+              PREFETCH_MEMORY,
+              DEADLINE,
+              BYPASS_TIME,
+              RESCAN));
+
+  private CacheKeys() {}
+
+  /** @return every key, in documentation order */
+  public static List<ConfigKey> all() {
+    return ALL;
+  }
+}

@@ -1,0 +1,37 @@
+package dev.dtap.cache;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The file operations of the disk tier, behind one small interface so that tests can inject the
+ * faults a real disk produces (full, read-only, failing, slow).
+ */
+interface DiskIo {
+  /** The real thing. */
+  DiskIo NIO = new DiskIo() {};
+
+  /** Opens a page file to read. */
+  default FileChannel openForRead(Path path) throws IOException {
+    return FileChannel.open(path, StandardOpenOption.READ);
+  }
+
+  /** Creates a new temporary page file to write. */
+  default FileChannel createForWrite(Path path, FileAttribute<Set<PosixFilePermission>> perms)
+      throws IOException {
+    return FileChannel.open(path, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), perms);
+  }
+
+  /** Renames a written page into place, atomically. */
+  default void publish(Path tmp, Path target) throws IOException {
+    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+  }
+}

@@ -1,0 +1,62 @@
+package dev.dtap.cache;
+
+import dev.dtap.fs.spi.OpenRequest;
+import dev.dtap.fs.spi.ReadCache;
+import dev.dtap.fs.spi.TapContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+
+/**
+ * The read cache of one tap: opens files through the JVM's shared {@link PageStore}, keyed by the
+ * file's version, and publishes the tap's cache counters in the filesystem's IOStatistics.
+ *
+ * <p>Thread-safe.
+ */
+final class DtapReadCache implements ReadCache, IOStatisticsSource {
+  private final TapContext tap;
+  private final PageStore store;
+  private final CacheCounters counters;
+
+  DtapReadCache(TapContext tap, PageStore store) {
+    this.tap = tap;
+    this.store = store;
+    this.counters = new CacheCounters(null, null);
+  }
+
+  @Override
+  public FSDataInputStream open(OpenRequest request) throws IOException {
+    // with a status from the caller, no probe; without, the one the backend's open would make
+    FileStatus status =
+        request.backendStatus() != null
+            ? request.backendStatus()
+            : tap.backend().getFileStatus(request.backendPath());
+    if (status.isDirectory()) {
+      throw new FileNotFoundException("Cannot open directory " + request.dtapPath() + " to read");
+    }
+    FileIdentity id = FileIdentity.of(tap.config().name(), status);
+    BackendSource source =
+        new BackendSource(tap.backend(), request.backendPath(), status, request.options());
+    String policy = request.options().get(BackendSource.READ_POLICY);
+    return new FSDataInputStream(
+        new CachingInputStream(store, id, source, counters, policy, request.dtapPath().toString()));
+  }
+
+  /** @return the JVM's page store, for tests and benchmarks in this package */
+  PageStore store() {
+    return store;
+  }
+
+  @Override
+  public IOStatistics getIOStatistics() {
+    return counters;
+  }
+
+  @Override
+  public void close() {
+    store.release();
+  }
+}

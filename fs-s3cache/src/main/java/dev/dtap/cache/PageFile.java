@@ -1,0 +1,177 @@
+package dev.dtap.cache;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.zip.CRC32C;
+
+/**
+ * The on-disk format of one page: a header naming the page's key and length, a CRC32C per 64 KiB
+ * chunk of data, a CRC32C of the header itself, then the data.
+ *
+ * <pre>
+ *   magic "DTP1" | version 1 | data length | chunk size | key hi | key lo | chunk CRCs... | header CRC
+ *   data
+ * </pre>
+ *
+ * A page is written to a temporary file and renamed into place, so a reader sees a whole page or
+ * none; a crash can still leave a page whose blocks never reached the disk, which the checksums
+ * catch. Per-chunk checksums let a small read verify only what it returns. Stateless.
+ */
+final class PageFile {
+  static final int MAGIC = 0x44545031; // "DTP1"
+  static final int VERSION = 1;
+  static final int CHUNK = 64 << 10;
+  private static final int FIXED = 4 + 4 + 4 + 4 + 8 + 8;
+
+  private PageFile() {}
+
+  static int chunks(int length) {
+    return (length + CHUNK - 1) / CHUNK;
+  }
+
+  static int headerSize(int length) {
+    return FIXED + 4 * chunks(length) + 4;
+  }
+
+  /**
+   * Encodes a page, header and data, ready to write.
+   *
+   * @param key the page's key
+   * @param data the page bytes
+   * @param length how many of them
+   * @return the header; the data follows it in the file
+   */
+  static ByteBuffer header(PageKey key, byte[] data, int length) {
+    int chunks = chunks(length);
+    ByteBuffer h = ByteBuffer.allocate(headerSize(length));
+    h.putInt(MAGIC).putInt(VERSION).putInt(length).putInt(CHUNK).putLong(key.hi()).putLong(key.lo());
+    CRC32C crc = new CRC32C();
+    for (int c = 0; c < chunks; c++) {
+      crc.reset();
+      int off = c * CHUNK;
+      crc.update(data, off, Math.min(CHUNK, length - off));
+      h.putInt((int) crc.getValue());
+    }
+    crc.reset();
+    crc.update(h.array(), 0, h.position());
+    h.putInt((int) crc.getValue());
+    h.flip();
+    return h;
+  }
+
+  /** A page's header, read and verified. */
+  static final class Header {
+    final int length;
+    final int[] crcs;
+    final int size;
+
+    Header(int length, int[] crcs, int size) {
+      this.length = length;
+      this.crcs = crcs;
+      this.size = size;
+    }
+  }
+
+  /**
+   * Reads and verifies a page's header.
+   *
+   * @param ch the page file
+   * @param key the key the file must hold
+   * @param fileSize the file's size
+   * @return the header
+   * @throws CorruptPageException if the header is torn, truncated, foreign or inconsistent
+   * @throws IOException on read failure
+   */
+  static Header readHeader(FileChannel ch, PageKey key, long fileSize) throws IOException {
+    ByteBuffer fixed = ByteBuffer.allocate(FIXED);
+    readFully(ch, fixed, 0);
+    fixed.flip();
+    if (fixed.getInt() != MAGIC || fixed.getInt() != VERSION) {
+      throw new CorruptPageException("not a dtap page");
+    }
+    int length = fixed.getInt();
+    int chunk = fixed.getInt();
+    long hi = fixed.getLong();
+    long lo = fixed.getLong();
+    if (length < 0 || length > CacheConfig.MAX_PAGE || chunk != CHUNK) {
+      throw new CorruptPageException("bad page length " + length);
+    }
+    if (hi != key.hi() || lo != key.lo()) {
+      throw new CorruptPageException("page holds another key");
+    }
+    int size = headerSize(length);
+    if (fileSize != (long) size + length) {
+      throw new CorruptPageException("truncated or padded page: " + fileSize + " bytes");
+    }
+    ByteBuffer rest = ByteBuffer.allocate(size - FIXED);
+    readFully(ch, rest, FIXED);
+    CRC32C crc = new CRC32C();
+    crc.update(fixed.array(), 0, FIXED);
+    crc.update(rest.array(), 0, rest.capacity() - 4);
+    rest.flip();
+    int[] crcs = new int[chunks(length)];
+    for (int i = 0; i < crcs.length; i++) {
+      crcs[i] = rest.getInt();
+    }
+    if ((int) crc.getValue() != rest.getInt()) {
+      throw new CorruptPageException("header checksum mismatch");
+    }
+    return new Header(length, crcs, size);
+  }
+
+  /**
+   * Reads and verifies part of a page's data: whole chunks are read and checked, and the requested
+   * bytes copied out.
+   *
+   * @param ch the page file
+   * @param header its verified header
+   * @param offset first byte within the page
+   * @param dst destination
+   * @param dstOff offset in the destination
+   * @param len bytes wanted, within the page
+   * @throws CorruptPageException if a chunk fails its checksum
+   * @throws IOException on read failure
+   */
+  static void read(FileChannel ch, Header header, int offset, byte[] dst, int dstOff, int len)
+      throws IOException {
+    int first = offset / CHUNK;
+    int last = (offset + len - 1) / CHUNK;
+    int start = first * CHUNK;
+    int end = Math.min(header.length, (last + 1) * CHUNK);
+    byte[] buf = start == offset && end == offset + len && dstOff == 0 && dst.length == len ? dst : new byte[end - start];
+    readFully(ch, ByteBuffer.wrap(buf, 0, end - start), header.size + (long) start);
+    CRC32C crc = new CRC32C();
+    for (int c = first; c <= last; c++) {
+      crc.reset();
+      int off = c * CHUNK - start;
+      crc.update(buf, off, Math.min(CHUNK, header.length - c * CHUNK));
+      if ((int) crc.getValue() != header.crcs[c]) {
+        throw new CorruptPageException("chunk " + c + " checksum mismatch");
+      }
+    }
+    if (buf != dst) {
+      System.arraycopy(buf, offset - start, dst, dstOff, len);
+    }
+  }
+
+  private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+    long pos = position;
+    while (buf.hasRemaining()) {
+      int n = ch.read(buf, pos);
+      if (n < 0) {
+        throw new CorruptPageException("page ends early");
+      }
+      pos += n;
+    }
+  }
+
+  /** A page file that failed verification: never served, deleted and refetched. */
+  static final class CorruptPageException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CorruptPageException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,476 @@
+package dev.dtap.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JVM's page store: a memory tier (Caffeine, weighted by bytes, W-TinyLFU so scans do not flush
+ * hot pages) over the disk tier, single-flight loading (concurrent misses of one page cause one
+ * backend read), asynchronous disk writes, and a shared pool for prefetch and background fills with
+ * a byte budget. One store per distinct configuration is shared by every tap of the JVM.
+ *
+ * <p>Every fault of the disk tier is absorbed here ({@link Faults}): callers see a miss, never an
+ * exception from the cache.
+ *
+ * <p>Thread-safe.
+ */
+final class PageStore {
+  private static final Logger LOG = LoggerFactory.getLogger(PageStore.class);
+  private static final Map<String, PageStore> SHARED = new HashMap<>();
+
+  /** Loads a page from the backend. */
+  interface Loader {
+    byte[] load() throws IOException;
+  }
+
+  private final String key;
+  private final CacheConfig config;
+  private final Faults faults;
+  private final CacheCounters counters;
+  private final Cache<PageKey, byte[]> memory;
+  private final DiskTier disk;
+  private final ConcurrentHashMap<PageKey, CompletableFuture<byte[]>> inflight = new ConcurrentHashMap<>();
+  /** Pages loaded but not yet on disk: readable while their write is queued. */
+  private final ConcurrentHashMap<PageKey, byte[]> pendingWrites = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PageKey, Boolean> prefetchedUnread = new ConcurrentHashMap<>();
+  private final ThreadPoolExecutor background;
+  private final ThreadPoolExecutor writer;
+  private final AtomicLong budgetUsed = new AtomicLong();
+  private final long deadlineNanos;
+  private final Thread rescanner;
+  private volatile boolean prepared;
+  private int references;
+
+  private PageStore(String key, CacheConfig config, DiskIo io) {
+    this.key = key;
+    this.config = config;
+    this.faults = new Faults(config.bypassTime().toNanos());
+    this.counters = new CacheCounters(null, faults);
+    this.deadlineNanos = config.deadline().toNanos();
+    this.memory =
+        config.memoryBytes() == 0
+            ? null
+            : Caffeine.newBuilder()
+                .maximumWeight(config.memoryBytes())
+                .weigher((PageKey k, byte[] v) -> v.length + 64)
+                .removalListener(
+                    (PageKey k, byte[] v, RemovalCause c) -> {
+                      if (c.wasEvicted() && k != null && prefetchedUnread.remove(k) != null) {
+                        counters.prefetchWasted();
+                      }
+                    })
+                .build();
+    this.disk = new DiskTier(config, counters, io);
+    try {
+      disk.prepare();
+      prepared = true;
+    } catch (IOException e) {
+      // fail open: memory and backend only until a later scan succeeds
+      faults.fault(Faults.classify(e), "preparing the cache directories", e);
+    }
+    this.background = pool("dtap-cache-fill", config.prefetchThreads());
+    this.writer = pool("dtap-cache-write", 1);
+    long rescanMs = config.rescan().toMillis();
+    this.rescanner =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                scanDisk();
+                try {
+                  Thread.sleep(rescanMs);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "dtap-cache-scan");
+    rescanner.setDaemon(true);
+    rescanner.start(); // the first scan rebuilds the index after a restart, in the background
+  }
+
+  private static ThreadPoolExecutor pool(String name, int threads) {
+    ThreadPoolExecutor p =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true);
+              return t;
+            });
+    p.allowCoreThreadTimeOut(true);
+    return p;
+  }
+
+  /**
+   * The shared store for a configuration.
+   *
+   * @param config the cache settings
+   * @return the store; {@link #release()} it when done
+   */
+  static PageStore acquire(CacheConfig config) {
+    synchronized (SHARED) {
+      PageStore s = SHARED.get(config.storeKey());
+      if (s == null) {
+        s = new PageStore(config.storeKey(), config, DiskIo.NIO);
+        SHARED.put(config.storeKey(), s);
+      }
+      s.references++;
+      return s;
+    }
+  }
+
+  /**
+   * A private store over injected file operations, for fault-injection tests.
+   *
+   * @param config the settings
+   * @param io the file operations
+   * @return a store used by nobody else; {@link #release()} it
+   */
+  static PageStore privateStore(CacheConfig config, DiskIo io) {
+    PageStore s = new PageStore("private-" + System.nanoTime(), config, io);
+    s.references = 1;
+    return s;
+  }
+
+  /** Releases a reference; the last one stops the store's threads. */
+  void release() {
+    synchronized (SHARED) {
+      if (--references > 0) {
+        return;
+      }
+      SHARED.remove(key);
+    }
+    rescanner.interrupt();
+    background.shutdown();
+    writer.shutdown();
+    try {
+      writer.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    disk.close();
+  }
+
+  CacheConfig config() {
+    return config;
+  }
+
+  CacheCounters counters() {
+    return counters;
+  }
+
+  /** @return the store-wide counters (evictions, corrupt pages, faults) as IOStatistics */
+  org.apache.hadoop.fs.statistics.IOStatistics storeStatistics() {
+    return counters;
+  }
+
+  DiskTier disk() {
+    return disk;
+  }
+
+  private void scanDisk() {
+    long start = System.nanoTime();
+    try {
+      if (!prepared) {
+        disk.prepare();
+        prepared = true;
+      }
+      disk.scan();
+    } catch (IOException | UncheckedIOException e) {
+      faults.fault(Faults.classify(e instanceof IOException ? (IOException) e : ((UncheckedIOException) e).getCause()), "scanning the cache directories", e);
+    }
+    LOG.debug("dtap cache: index rebuilt in {} ms, {} pages", (System.nanoTime() - start) / 1_000_000, disk.pages());
+  }
+
+  /** A page from memory, the pending-write queue or disk; null on a miss. Never throws. */
+  byte[] get(PageKey key, CacheCounters stream) {
+    byte[] data = memoryGet(key);
+    if (data != null) {
+      noteUsed(key, stream);
+      stream.hitMemory(data.length);
+      return data;
+    }
+    if (!faults.diskUsable()) {
+      return null;
+    }
+    long start = System.nanoTime();
+    try {
+      data = disk.read(key);
+    } catch (IOException e) {
+      faults.fault(Faults.classify(e), "reading a cached page", e);
+      return null;
+    }
+    checkDeadline(start, "reading a cached page");
+    if (data != null) {
+      noteUsed(key, stream);
+      stream.hitDisk(data.length);
+      if (memory != null) {
+        memory.put(key, data);
+      }
+    }
+    return data;
+  }
+
+  /**
+   * Part of a page from memory or disk, without loading the whole page into memory: the random-read
+   * path.
+   *
+   * @return bytes copied, or -1 on a miss. Never throws.
+   */
+  int read(PageKey key, int offset, byte[] dst, int dstOff, int len, CacheCounters stream) {
+    byte[] data = memoryGet(key);
+    if (data != null && offset + len <= data.length) {
+      noteUsed(key, stream);
+      System.arraycopy(data, offset, dst, dstOff, len);
+      stream.hitMemory(len);
+      return len;
+    }
+    if (!faults.diskUsable()) {
+      return -1;
+    }
+    long start = System.nanoTime();
+    int n;
+    try {
+      n = disk.read(key, offset, dst, dstOff, len);
+    } catch (IOException e) {
+      faults.fault(Faults.classify(e), "reading a cached page", e);
+      return -1;
+    }
+    checkDeadline(start, "reading a cached page");
+    if (n > 0) {
+      noteUsed(key, stream);
+      stream.hitDisk(n);
+    }
+    return n;
+  }
+
+  /** A page if memory or disk has it, uncounted; for background loads. */
+  private byte[] peek(PageKey key) {
+    byte[] data = memoryGet(key);
+    if (data == null && faults.diskUsable()) {
+      // the file is the truth: another JVM or an earlier run may have written it
+      try {
+        data = disk.read(key);
+      } catch (IOException e) {
+        return null;
+      }
+    }
+    return data;
+  }
+
+  private byte[] memoryGet(PageKey key) {
+    byte[] data = memory == null ? null : memory.getIfPresent(key);
+    return data != null ? data : pendingWrites.get(key);
+  }
+
+  private void noteUsed(PageKey key, CacheCounters stream) {
+    if (prefetchedUnread.remove(key) != null) {
+      stream.prefetchUsed();
+    }
+  }
+
+  /**
+   * Counts a prefetched page that was never read as wasted, unless a reader used it meanwhile.
+   *
+   * @param key a page some stream prefetched
+   * @param stream that stream's counters
+   */
+  void forgetPrefetched(PageKey key, CacheCounters stream) {
+    if (prefetchedUnread.remove(key) != null) {
+      stream.prefetchWasted();
+    }
+  }
+
+  private void checkDeadline(long start, String what) {
+    if (System.nanoTime() - start > deadlineNanos) {
+      faults.fault(Faults.Cause.SLOW_DISK, what, null);
+    }
+  }
+
+  /** @return whether a page is known to be available without a backend read */
+  boolean isCachedOrLoading(PageKey key) {
+    return inflight.containsKey(key) || memoryGet(key) != null || disk.index().contains(key);
+  }
+
+  /**
+   * Loads a page once, however many threads miss it at the same time: the first caller runs the
+   * loader, the others wait for its result.
+   *
+   * @param key the page
+   * @param loader reads it from the backend
+   * @param stream the caller's counters
+   * @return the page
+   * @throws IOException if the backend read fails (the cache itself never fails a read)
+   */
+  byte[] load(PageKey key, Loader loader, CacheCounters stream) throws IOException {
+    return load(key, loader, stream, false);
+  }
+
+  private byte[] load(PageKey key, Loader loader, CacheCounters stream, boolean background)
+      throws IOException {
+    CompletableFuture<byte[]> mine = new CompletableFuture<>();
+    CompletableFuture<byte[]> running = inflight.putIfAbsent(key, mine);
+    if (running != null) {
+      return background ? null : await(running, key, stream);
+    }
+    try {
+      // it may have landed between the caller's check and now
+      byte[] cached = background ? peek(key) : get(key, stream);
+      if (cached == null) {
+        stream.miss();
+        cached = loader.load();
+        stream.backend(cached.length);
+        put(key, cached);
+      }
+      mine.complete(cached);
+      return cached;
+    } catch (IOException | RuntimeException | Error e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      inflight.remove(key, mine);
+    }
+  }
+
+  private byte[] await(CompletableFuture<byte[]> running, PageKey key, CacheCounters stream)
+      throws IOException {
+    try {
+      byte[] data = running.get();
+      noteUsed(key, stream);
+      stream.hitMemory(data.length);
+      return data;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while waiting for a page being loaded");
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
+      }
+      throw new IOException("Loading a page failed: " + c, c);
+    }
+  }
+
+  /** Stores a freshly loaded page: memory now, disk in the background. */
+  void put(PageKey key, byte[] data) {
+    if (memory != null) {
+      memory.put(key, data);
+    }
+    if (!faults.diskUsable()) {
+      return;
+    }
+    long size = data.length;
+    if (budgetUsed.addAndGet(size) > config.prefetchMemory() || pendingWrites.putIfAbsent(key, data) != null) {
+      budgetUsed.addAndGet(-size);
+      if (!pendingWrites.containsKey(key)) {
+        counters.writeDropped();
+      }
+      return;
+    }
+    writer.execute(
+        () -> {
+          long start = System.nanoTime();
+          try {
+            if (faults.diskUsable() && prepared) {
+              disk.write(key, data, data.length);
+              checkDeadline(start, "writing a cached page");
+            }
+          } catch (IOException e) {
+            faults.fault(Faults.classify(e), "writing a cached page", e);
+          } finally {
+            pendingWrites.remove(key);
+            budgetUsed.addAndGet(-size);
+          }
+        });
+  }
+
+  /**
+   * Loads a page in the background (prefetch, or filling a page a random read bypassed), unless it
+   * is cached or loading already or the byte budget is spent.
+   *
+   * @param key the page
+   * @param loader reads it from the backend
+   * @param size the page's size, for the budget
+   * @param prefetch whether this is a prefetch (counted as used or wasted later)
+   * @param stream the counters of the stream that asked
+   */
+  void loadInBackground(PageKey key, Loader loader, int size, boolean prefetch, CacheCounters stream) {
+    if (isCachedOrLoading(key)) {
+      return;
+    }
+    if (budgetUsed.addAndGet(size) > config.prefetchMemory()) {
+      budgetUsed.addAndGet(-size);
+      stream.prefetchSkipped();
+      return;
+    }
+    try {
+      background.execute(
+          () -> {
+            try {
+              if (!isCachedOrLoading(key)) {
+                if (prefetch) {
+                  prefetchedUnread.put(key, Boolean.TRUE);
+                }
+                load(key, loader, stream, true);
+              }
+            } catch (IOException | RuntimeException e) {
+              prefetchedUnread.remove(key);
+              LOG.debug("dtap cache: background load failed: {}", e.toString());
+            } finally {
+              budgetUsed.addAndGet(-size);
+            }
+          });
+    } catch (RuntimeException e) {
+      budgetUsed.addAndGet(-size);
+    }
+  }
+
+  /** @return the stores currently open in this JVM */
+  static java.util.List<PageStore> openStores() {
+    synchronized (SHARED) {
+      return new java.util.ArrayList<>(SHARED.values());
+    }
+  }
+
+  /** Waits until queued disk writes are done (tests, benchmarks). */
+  void flush() throws InterruptedException {
+    while (!pendingWrites.isEmpty() || writer.getActiveCount() > 0 || background.getActiveCount() > 0
+        || !background.getQueue().isEmpty()) {
+      Thread.sleep(5);
+    }
+  }
+
+  /** Drops every cached page, memory and disk (tests, benchmarks: a cold cache). */
+  void clear() throws IOException, InterruptedException {
+    flush();
+    if (memory != null) {
+      memory.invalidateAll();
+    }
+    prefetchedUnread.clear();
+    disk.clear();
+  }
+
+  /** @return bytes held by the memory tier */
+  long memoryBytes() {
+    return memory == null ? 0 : memory.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.dtap.cache;
+
+import dev.dtap.fs.testing.LocalTaps;
+import java.io.File;
+import java.security.MessageDigest;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+
+/**
+ * A second JVM for {@link TestTwoJvms}: reads one file of a cached local tap and prints what it
+ * saw, as {@code sha256=... backend=... disk=... corrupt=...}.
+ *
+ * <p>Arguments: tap root, cache directory, file name.
+ */
+public final class CacheReaderMain {
+  private CacheReaderMain() {}
+
+  public static void main(String[] args) throws Exception {
+    Configuration conf = CacheTestSupport.cachedTap("two", new File(args[0]), new File(args[1]));
+    try (FileSystem fs = LocalTaps.open(conf, "two")) {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      try (FSDataInputStream in = fs.open(LocalTaps.path("two", "/" + args[2]))) {
+        sha.update(CacheTestSupport.readAll(in, 10_000));
+      }
+      CacheAdmin.flushWrites();
+      StringBuilder hex = new StringBuilder();
+      for (byte b : sha.digest()) {
+        hex.append(String.format("%02x", b));
+      }
+      System.out.println(
+          "sha256=" + hex
+              + " backend=" + CacheTestSupport.counter(fs, CacheCounters.BYTES_BACKEND)
+              + " disk=" + CacheTestSupport.counter(fs, CacheCounters.BYTES_DISK)
+              + " corrupt=" + CacheTestSupport.counter(fs, CacheCounters.CORRUPT));
+    }
+  }
+}

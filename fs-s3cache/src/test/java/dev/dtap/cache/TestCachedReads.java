@@ -1,0 +1,270 @@
+package dev.dtap.cache;
+
+import static dev.dtap.cache.CacheTestSupport.PAGE;
+import static dev.dtap.cache.CacheTestSupport.counter;
+import static dev.dtap.cache.CacheTestSupport.flush;
+import static dev.dtap.cache.CacheTestSupport.randomFile;
+import static dev.dtap.cache.CacheTestSupport.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dtap.fs.testing.ConfigDocs;
+import dev.dtap.fs.testing.LocalTaps;
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.util.functional.FutureIO;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Reads through the cache on a local tap: correctness, hits, identity, corruption, quota. */
+class TestCachedReads {
+  private static final int LENGTH = 16 * PAGE + 1234;
+
+  private File root;
+  private File cacheDir;
+  private Configuration conf;
+  private FileSystem fs;
+  private byte[] data;
+  private final org.apache.hadoop.fs.Path file = LocalTaps.path("c", "/data.bin");
+
+  @BeforeEach
+  void setUp() throws Exception {
+    root = LocalTaps.newDir("cached");
+    cacheDir = new File(LocalTaps.newDir("cachedir"), "pages");
+    conf = CacheTestSupport.cachedTap("c", root, cacheDir);
+    data = randomFile(new File(root, "data.bin"), LENGTH, 1);
+    fs = LocalTaps.open(conf, "c");
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    fs.close();
+  }
+
+  private List<java.nio.file.Path> pageFiles() throws IOException {
+    try (Stream<java.nio.file.Path> s = Files.walk(cacheDir.toPath())) {
+      return s.filter(p -> p.getFileName().toString().length() == 32).collect(Collectors.toList());
+    }
+  }
+
+  @Test
+  void everyKindOfReadReturnsTheFileBytes() throws Exception {
+    for (int buffer : new int[] {1, 1000, PAGE, 3 * PAGE + 17}) {
+      try (FSDataInputStream in = fs.open(file)) {
+        assertThat(readAll(in, buffer)).as("buffer %d", buffer).isEqualTo(data);
+      }
+    }
+    Random r = new Random(2);
+    try (FSDataInputStream in = fs.open(file)) {
+      for (int i = 0; i < 500; i++) {
+        long pos = r.nextInt(LENGTH);
+        int len = 1 + r.nextInt(Math.min(3 * PAGE, (int) (LENGTH - pos)));
+        byte[] buf = new byte[len];
+        in.readFully(pos, buf);
+        assertThat(buf).isEqualTo(Arrays.copyOfRange(data, (int) pos, (int) pos + len));
+        in.seek(pos);
+        assertThat(in.read()).isEqualTo(data[(int) pos] & 0xff);
+        ByteBuffer bb = ByteBuffer.allocateDirect(len);
+        in.readFully(pos, bb);
+        bb.flip();
+        byte[] back = new byte[len];
+        bb.get(back);
+        assertThat(back).isEqualTo(buf);
+      }
+      assertThat(in.read(LENGTH, new byte[1], 0, 1)).isEqualTo(-1);
+    }
+    try (FSDataInputStream in = FutureIO.awaitFuture(
+        fs.openFile(file).opt("fs.option.openfile.read.policy", "vector").build())) {
+      List<FileRange> ranges = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        ranges.add(FileRange.createFileRange(i * (LENGTH / 20), 1000 + i));
+      }
+      in.readVectored(ranges, ByteBuffer::allocate);
+      for (FileRange range : ranges) {
+        ByteBuffer b = range.getData().get();
+        byte[] got = new byte[b.remaining()];
+        b.get(got);
+        int off = (int) range.getOffset();
+        assertThat(got).isEqualTo(Arrays.copyOfRange(data, off, off + range.getLength()));
+      }
+    }
+  }
+
+  @Test
+  void theSecondReadComesFromTheCache() throws Exception {
+    try (FSDataInputStream in = fs.open(file)) {
+      readAll(in, 8192);
+    }
+    flush();
+    long backend = counter(fs, CacheCounters.BYTES_BACKEND);
+    assertThat(backend).isEqualTo(LENGTH);
+    assertThat(pageFiles()).hasSize(17);
+    try (FSDataInputStream in = fs.open(file)) {
+      assertThat(readAll(in, 8192)).isEqualTo(data);
+    }
+    assertThat(counter(fs, CacheCounters.BYTES_BACKEND)).isEqualTo(backend);
+    assertThat(counter(fs, CacheCounters.BYTES_DISK)).isGreaterThanOrEqualTo(LENGTH);
+    assertThat(counter(fs, CacheCounters.HITS)).isGreaterThanOrEqualTo(17);
+  }
+
+  @Test
+  void aChangedFileIsNeverServedFromTheOldVersion() throws Exception {
+    try (FSDataInputStream in = fs.open(file)) {
+      readAll(in, 8192);
+    }
+    flush();
+    byte[] next = randomFile(new File(root, "data.bin"), LENGTH, 99); // same length, new bytes
+    assertThat(new File(root, "data.bin").setLastModified(System.currentTimeMillis() + 10_000)).isTrue();
+    try (FSDataInputStream in = fs.open(file)) {
+      assertThat(readAll(in, 8192)).isEqualTo(next);
+    }
+  }
+
+  @Test
+  void corruptAndTruncatedPagesAreDetectedDeletedAndRefetched() throws Exception {
+    try (FSDataInputStream in = fs.open(file)) {
+      readAll(in, 8192);
+    }
+    flush();
+    List<java.nio.file.Path> pages = pageFiles();
+    try (RandomAccessFile f = new RandomAccessFile(pages.get(0).toFile(), "rw")) {
+      f.seek(f.length() - 10);
+      int b = f.read();
+      f.seek(f.length() - 10);
+      f.write(b ^ 0x40); // flip a bit in the data
+    }
+    try (RandomAccessFile f = new RandomAccessFile(pages.get(1).toFile(), "rw")) {
+      f.setLength(f.length() / 2); // torn
+    }
+    long backend = counter(fs, CacheCounters.BYTES_BACKEND);
+    try (FSDataInputStream in = fs.open(file)) {
+      assertThat(readAll(in, 8192)).isEqualTo(data);
+    }
+    assertThat(counter(fs, CacheCounters.CORRUPT)).isEqualTo(2);
+    assertThat(counter(fs, CacheCounters.BYTES_BACKEND) - backend).isEqualTo(2L * PAGE);
+    flush();
+    assertThat(pageFiles()).hasSize(17); // rewritten
+  }
+
+  @Test
+  void concurrentReadersOfAColdFileReadTheBackendOnce() throws Exception {
+    int threads = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<byte[]>> results = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int buffer = 4096 + t * 997;
+      results.add(pool.submit(() -> {
+        start.await();
+        try (FSDataInputStream in = fs.open(file)) {
+          return readAll(in, buffer);
+        }
+      }));
+    }
+    start.countDown();
+    for (Future<byte[]> f : results) {
+      assertThat(f.get()).isEqualTo(data);
+    }
+    pool.shutdown();
+    flush();
+    assertThat(counter(fs, CacheCounters.BYTES_BACKEND)).as("backend bytes").isEqualTo(LENGTH);
+  }
+
+  @Test
+  void theQuotaEvictsPages() throws Exception {
+    Configuration small = new Configuration(conf);
+    small.set("fs.dtap.cache.dirs", new File(LocalTaps.newDir("quota"), "pages").getAbsolutePath());
+    small.set("fs.dtap.cache.max.size", String.valueOf(6 * (PAGE + 200)));
+    try (FileSystem f = LocalTaps.open(small, "c")) {
+      try (FSDataInputStream in = f.open(file)) {
+        assertThat(readAll(in, PAGE)).isEqualTo(data);
+      }
+      flush();
+      DiskTier disk = PageStore.openStores().stream()
+          .filter(s -> s.config().dirs().get(0).toString().contains("quota"))
+          .findFirst().get().disk();
+      assertThat(disk.usedBytes()).isLessThanOrEqualTo(disk.quotaBytes());
+      assertThat(counter(f, CacheCounters.EVICTIONS)).isGreaterThan(0);
+      try (FSDataInputStream in = f.open(file)) {
+        assertThat(readAll(in, PAGE)).isEqualTo(data);
+      }
+    }
+  }
+
+  @Test
+  void theCacheComesBackAfterARestart() throws Exception {
+    try (FSDataInputStream in = fs.open(file)) {
+      readAll(in, 8192);
+    }
+    flush();
+    fs.close(); // the store is released: a new one starts from the directories
+    fs = LocalTaps.open(conf, "c");
+    try (FSDataInputStream in = fs.open(file)) {
+      assertThat(readAll(in, 8192)).isEqualTo(data);
+    }
+    assertThat(counter(fs, CacheCounters.BYTES_BACKEND)).isZero();
+    assertThat(counter(fs, CacheCounters.BYTES_DISK)).isEqualTo(LENGTH);
+  }
+
+  @Test
+  void sequentialReadsPrefetchAndRandomReadsDoNot() throws Exception {
+    try (FSDataInputStream in = fs.open(file)) {
+      byte[] buf = new byte[4096];
+      for (int i = 0; i < LENGTH / 4096; i++) {
+        in.readFully(buf);
+        if (i % 16 == 0) {
+          Thread.sleep(5); // give the prefetcher room, as real processing would
+        }
+      }
+    }
+    flush();
+    assertThat(counter(fs, CacheCounters.PREFETCH_USED)).isGreaterThan(0);
+    assertThat(counter(fs, CacheCounters.BYTES_BACKEND)).isEqualTo(LENGTH);
+
+    Files.write(new File(root, "random.bin").toPath(), Arrays.copyOf(data, LENGTH));
+    try (FileSystem f = LocalTaps.open(conf, "c");
+        FSDataInputStream in = FutureIO.awaitFuture(
+            f.openFile(LocalTaps.path("c", "/random.bin"))
+                .opt("fs.option.openfile.read.policy", "random").build())) {
+      long before = counter(f, CacheCounters.PREFETCH_USED) + counter(f, CacheCounters.PREFETCH_SKIPPED);
+      byte[] buf = new byte[1000];
+      in.readFully(5 * PAGE + 10, buf);
+      in.readFully(1 * PAGE + 10, buf);
+      in.readFully(9 * PAGE + 10, buf);
+      assertThat(buf).isEqualTo(Arrays.copyOfRange(data, 9 * PAGE + 10, 9 * PAGE + 1010));
+      flush();
+      assertThat(counter(f, CacheCounters.PREFETCH_USED) + counter(f, CacheCounters.PREFETCH_SKIPPED)).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void directoriesArePrivateAndPagesTooAndKeysAreDocumented() throws Exception {
+    try (FSDataInputStream in = fs.open(file)) {
+      readAll(in, 8192);
+    }
+    flush();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheDir.toPath()))).isEqualTo("rwx------");
+    java.nio.file.Path page = pageFiles().get(0);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(page))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(page.getParent()))).isEqualTo("rwx------");
+    ConfigDocs.assertDocumented(CacheKeys.all());
+  }
+}

@@ -1,0 +1,268 @@
+package dev.dtap.cache;
+
+import static dev.dtap.cache.CacheTestSupport.randomFile;
+import static dev.dtap.cache.CacheTestSupport.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dtap.fs.config.DataTapConfig;
+import dev.dtap.fs.config.TapConfig;
+import dev.dtap.fs.spi.OpenRequest;
+import dev.dtap.fs.spi.TapContext;
+import dev.dtap.fs.testing.LocalTaps;
+import dev.dtap.fs.testing.LogCapture;
+import java.io.File;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A failing cache disk never fails a read: full disk, permission errors, I/O errors and a slow disk
+ * each send reads to the backend, are counted, and are logged once.
+ */
+class TestFailOpen {
+  private static final int LENGTH = 10 * CacheTestSupport.PAGE + 99;
+
+  private File root;
+  private byte[] data;
+  private FileSystem local;
+  private Configuration conf;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    root = LocalTaps.newDir("failopen");
+    data = randomFile(new File(root, "f.bin"), LENGTH, 3);
+    conf = CacheTestSupport.cachedTap("fo", root, new File(LocalTaps.newDir("focache"), "pages"));
+    conf.set("fs.dtap.cache.bypass.time", "0s");
+    conf.set("fs.dtap.cache.deadline", "20ms");
+    local = FileSystem.getLocal(conf);
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    local.close();
+  }
+
+  /** Opens a cache over a store with the given file operations, as fs-core would. */
+  private DtapReadCache cache(DiskIo io) throws IOException {
+    TapConfig tap = DataTapConfig.parse(conf, CacheKeys.all()).tap("fo");
+    Configuration own = new Configuration(conf); // a fresh directory: no pages from earlier stores
+    own.set("fs.dtap.cache.dirs", new File(LocalTaps.newDir("focache"), "pages").getAbsolutePath());
+    PageStore store = PageStore.privateStore(CacheConfig.parse(own), io);
+    return new DtapReadCache(new LocalTap(tap, conf, local), store);
+  }
+
+  private byte[] readTwice(DtapReadCache cache) throws Exception {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(new File(root, "f.bin").toURI());
+    OpenRequest request = new OpenRequest(LocalTaps.path("fo", "/f.bin"), p, null, 0, null);
+    byte[] first;
+    try (FSDataInputStream in = cache.open(request)) {
+      first = readAll(in, 7000);
+    }
+    cache.store().flush();
+    try (FSDataInputStream in = cache.open(request)) {
+      assertThat(readAll(in, 7000)).isEqualTo(first);
+    }
+    return first;
+  }
+
+  private static long fault(DtapReadCache cache, Faults.Cause cause) {
+    return cache.store().storeStatistics().counters().get(cause.counter());
+  }
+
+  @Test
+  void aFullDiskIsCountedAndReadsGoOn() throws Exception {
+    DiskIo full =
+        new DiskIo() {
+          @Override
+          public FileChannel createForWrite(Path path, FileAttribute<Set<PosixFilePermission>> perms)
+              throws IOException {
+            throw new FileSystemException(path.toString(), null, "No space left on device");
+          }
+        };
+    DtapReadCache cache = cache(full);
+    try (LogCapture logs = LogCapture.start()) {
+      assertThat(readTwice(cache)).isEqualTo(data);
+      assertThat(fault(cache, Faults.Cause.DISK_FULL)).isGreaterThan(0);
+      assertThat(logs.text().split("disk full during", -1)).hasSize(2);
+    } finally {
+      cache.close();
+    }
+  }
+
+  @Test
+  void permissionAndIoErrorsAreCountedAndReadsGoOn() throws Exception {
+    DiskIo denied =
+        new DiskIo() {
+          @Override
+          public FileChannel openForRead(Path path) throws IOException {
+            throw new AccessDeniedException(path.toString());
+          }
+        };
+    DtapReadCache cache = cache(denied);
+    try {
+      assertThat(readTwice(cache)).isEqualTo(data);
+      assertThat(fault(cache, Faults.Cause.PERMISSION)).isGreaterThan(0);
+    } finally {
+      cache.close();
+    }
+    DiskIo broken =
+        new DiskIo() {
+          @Override
+          public void publish(Path tmp, Path target) throws IOException {
+            throw new IOException("Input/output error");
+          }
+        };
+    cache = cache(broken);
+    try {
+      assertThat(readTwice(cache)).isEqualTo(data);
+      assertThat(fault(cache, Faults.Cause.IO_ERROR)).isGreaterThan(0);
+    } finally {
+      cache.close();
+    }
+  }
+
+  @Test
+  void aSlowDiskIsBypassed() throws Exception {
+    DiskIo slow =
+        new DiskIo() {
+          @Override
+          public FileChannel openForRead(Path path) throws IOException {
+            try {
+              Thread.sleep(40);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return DiskIo.super.openForRead(path);
+          }
+        };
+    DtapReadCache cache = cache(slow);
+    try {
+      assertThat(readTwice(cache)).isEqualTo(data);
+      assertThat(fault(cache, Faults.Cause.SLOW_DISK)).isGreaterThan(0);
+    } finally {
+      cache.close();
+    }
+  }
+
+  @Test
+  void aReadOnlyCacheDirectoryFailsOpen() throws Exception {
+    File dir = new File(LocalTaps.newDir("rocache"), "pages");
+    assertThat(dir.mkdirs()).isTrue();
+    ReadOnly guard = ReadOnly.make(dir);
+    try {
+      Configuration c = CacheTestSupport.cachedTap("ro", root, dir);
+      c.set("fs.dtap.cache.bypass.time", "0s");
+      try (LogCapture logs = LogCapture.start();
+          FileSystem fs = LocalTaps.open(c, "ro")) {
+        for (int i = 0; i < 2; i++) {
+          try (FSDataInputStream in = fs.open(LocalTaps.path("ro", "/f.bin"))) {
+            assertThat(readAll(in, 7000)).isEqualTo(data);
+          }
+          CacheAdmin.flushWrites();
+        }
+        Long denied =
+            ((IOStatisticsSource) fs).getIOStatistics().counters().get(Faults.Cause.PERMISSION.counter());
+        assertThat(denied).as("%s", guard).isGreaterThan(0);
+        assertThat(logs.text()).contains("dtap cache: permission");
+      }
+    } finally {
+      guard.undo();
+    }
+  }
+
+  /**
+   * Makes a directory unwritable for real: chmod for ordinary users; for root, whom permission
+   * bits do not stop, the immutable attribute.
+   */
+  static final class ReadOnly {
+    private final File dir;
+    private final boolean immutable;
+
+    private ReadOnly(File dir, boolean immutable) {
+      this.dir = dir;
+      this.immutable = immutable;
+    }
+
+    static ReadOnly make(File dir) throws Exception {
+      boolean root = "root".equals(System.getProperty("user.name"));
+      if (root) {
+        Process p = new ProcessBuilder("chattr", "+i", dir.getAbsolutePath()).inheritIO().start();
+        assertThat(p.waitFor()).as("chattr +i on " + dir + " (needs e2fsprogs and a supporting filesystem)").isZero();
+      } else {
+        assertThat(dir.setWritable(false, false)).isTrue();
+      }
+      return new ReadOnly(dir, root);
+    }
+
+    void undo() throws Exception {
+      if (immutable) {
+        new ProcessBuilder("chattr", "-i", dir.getAbsolutePath()).inheritIO().start().waitFor();
+      } else {
+        dir.setWritable(true, true);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return immutable ? "immutable directory" : "read-only directory";
+    }
+  }
+
+  /** The part of a tap the cache uses, over the local filesystem. */
+  private static final class LocalTap implements TapContext {
+    private final TapConfig config;
+    private final Configuration conf;
+    private final FileSystem backend;
+
+    LocalTap(TapConfig config, Configuration conf, FileSystem backend) {
+      this.config = config;
+      this.conf = conf;
+      this.backend = backend;
+    }
+
+    @Override
+    public TapConfig config() {
+      return config;
+    }
+
+    @Override
+    public Configuration siteConfiguration() {
+      return conf;
+    }
+
+    @Override
+    public Configuration backendConfiguration() {
+      return conf;
+    }
+
+    @Override
+    public FileSystem backend() {
+      return backend;
+    }
+
+    @Override
+    public org.apache.hadoop.fs.Path toBackend(org.apache.hadoop.fs.Path dtapPath) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public org.apache.hadoop.fs.Path toDtap(org.apache.hadoop.fs.Path backendPath) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void addStatisticsSource(IOStatisticsSource source) {}
+  }
+}

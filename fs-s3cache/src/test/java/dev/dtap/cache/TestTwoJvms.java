@@ -1,0 +1,98 @@
+package dev.dtap.cache;
+
+import static dev.dtap.cache.CacheTestSupport.randomFile;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dtap.fs.testing.LocalTaps;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two JVMs share one cache directory: pages one writes, the other reads, and reading the same cold
+ * file at the same time in three JVMs never shows a partial or corrupt page.
+ */
+class TestTwoJvms {
+  private static final int LENGTH = 40 * CacheTestSupport.PAGE + 7;
+
+  private static Process reader(File root, File cache, String name) throws IOException {
+    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            "-Dtest.build.data=" + System.getProperty("test.build.data", "target/test-data"),
+            CacheReaderMain.class.getName(),
+            root.getAbsolutePath(),
+            cache.getAbsolutePath(),
+            name);
+    pb.redirectErrorStream(false);
+    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+    return pb.start();
+  }
+
+  private static Map<String, String> result(Process p) throws Exception {
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("reader JVM output: %s", out).isZero();
+    String last = out.substring(out.lastIndexOf('\n') + 1);
+    Map<String, String> m = new HashMap<>();
+    for (String kv : last.split(" ")) {
+      String[] parts = kv.split("=", 2);
+      m.put(parts[0], parts[1]);
+    }
+    return m;
+  }
+
+  private static String sha(byte[] data) throws Exception {
+    StringBuilder hex = new StringBuilder();
+    for (byte b : MessageDigest.getInstance("SHA-256").digest(data)) {
+      hex.append(String.format("%02x", b));
+    }
+    return hex.toString();
+  }
+
+  @Test
+  void pagesWrittenByOneJvmServeAnother() throws Exception {
+    File root = LocalTaps.newDir("twojvm");
+    File cache = new File(LocalTaps.newDir("twojvmcache"), "pages");
+    byte[] data = randomFile(new File(root, "a.bin"), LENGTH, 5);
+
+    Map<String, String> first = result(reader(root, cache, "a.bin"));
+    assertThat(first.get("sha256")).isEqualTo(sha(data));
+    assertThat(Long.parseLong(first.get("backend"))).isEqualTo(LENGTH);
+
+    Map<String, String> second = result(reader(root, cache, "a.bin"));
+    assertThat(second.get("sha256")).isEqualTo(sha(data));
+    assertThat(Long.parseLong(second.get("backend"))).as("the second JVM reads no backend byte").isZero();
+    assertThat(Long.parseLong(second.get("disk"))).isEqualTo(LENGTH);
+  }
+
+  @Test
+  void concurrentJvmsNeverSeePartialPages() throws Exception {
+    File root = LocalTaps.newDir("twojvm");
+    File cache = new File(LocalTaps.newDir("twojvmcache"), "pages");
+    byte[] data = randomFile(new File(root, "b.bin"), LENGTH, 6);
+    List<Process> readers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      readers.add(reader(root, cache, "b.bin"));
+    }
+    for (Process p : readers) {
+      Map<String, String> r = result(p);
+      assertThat(r.get("sha256")).isEqualTo(sha(data));
+      assertThat(r.get("corrupt")).isEqualTo("0");
+    }
+    Map<String, String> after = result(reader(root, cache, "b.bin"));
+    assertThat(after.get("sha256")).isEqualTo(sha(data));
+    assertThat(after.get("backend")).isEqualTo("0");
+  }
+}
