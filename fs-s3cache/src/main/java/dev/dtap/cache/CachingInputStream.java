@@ -46,14 +46,27 @@ final class CachingInputStream extends FSInputStream
   private final int prefetchPages;
   private final String description;
 
+  /** Guards {@link #demand}: the reader and this stream's readahead task share it. */
+  private final Object demandLock = new Object();
   private FSDataInputStream demand;
   private long pos;
   private byte[] current;
   private long currentIndex = -1;
+  /** The page this stream is streaming through uncached (scan resistance), or -1. */
+  private long passIndex = -1;
   private long nextExpected;
   private int sequentialRun;
+  /** Pages read ahead on this stream's backend stream, by index; consumed or counted wasted. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.CompletableFuture<byte[]>> readahead =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.ConcurrentLinkedQueue<Long> readaheadQueue =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /** The futures of queued pages, kept here too: the reader may take one from the map early. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.CompletableFuture<byte[]>> readaheadPending =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicBoolean readaheadRunning =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private long prefetchedThrough = -1;
-  private long prefetchedFrom = -1;
   private volatile boolean closed;
 
   CachingInputStream(
@@ -74,6 +87,7 @@ final class CachingInputStream extends FSInputStream
     this.sequentialHint = policy.startsWith("sequential") || policy.startsWith("whole-file");
     this.prefetchPages = store.config().prefetchPages();
     this.description = description;
+    store.streamOpened(id);
   }
 
   private void checkOpen() throws IOException {
@@ -89,7 +103,7 @@ final class CachingInputStream extends FSInputStream
   /** Reads a whole page from the backend on the caller's stream. */
   private byte[] loadPage(long index) throws IOException {
     byte[] page = new byte[pageLength(index)];
-    synchronized (this) {
+    synchronized (demandLock) {
       if (demand == null) {
         demand = source.open(null);
       }
@@ -123,8 +137,30 @@ final class CachingInputStream extends FSInputStream
       return n;
     }
     PageKey key = id.page(index);
+    java.util.concurrent.CompletableFuture<byte[]> ahead = readahead.remove(index);
+    if (ahead != null) {
+      byte[] page = awaitReadahead(ahead);
+      if (page != null) {
+        counters.prefetchUsed();
+        System.arraycopy(page, inPage, buf, off, n);
+        current = page;
+        currentIndex = index;
+        if (sequential) {
+          prefetchAfter(index);
+        }
+        return n;
+      }
+    }
+    if (index == passIndex) {
+      return passThrough(position, buf, off, n);
+    }
     if (sequential || !randomHint || n == pageLen) {
       byte[] page = store.get(key, counters);
+      if (page == null && firstTouch(key)) {
+        passIndex = sequential ? index : -1;
+        counters.miss();
+        return passThrough(position, buf, off, n);
+      }
       if (page == null) {
         page = store.load(key, () -> loadPage(index), counters);
       }
@@ -139,9 +175,13 @@ final class CachingInputStream extends FSInputStream
     if (store.read(key, inPage, buf, off, n, counters) == n) {
       return n;
     }
-    // random and cold: only what was asked, now; the page in the background
+    if (firstTouch(key)) {
+      counters.miss();
+      return passThrough(position, buf, off, n);
+    }
+    // random, cold and met before: only what was asked, now; the page in the background
     counters.miss();
-    synchronized (this) {
+    synchronized (demandLock) {
       if (demand == null) {
         demand = source.open(null);
       }
@@ -152,18 +192,96 @@ final class CachingInputStream extends FSInputStream
     return n;
   }
 
+  /**
+   * Reads the next pages ahead, in order, on this stream's own backend stream: one sequential
+   * backend read feeds the reader while it works on the current page, as a local disk's readahead
+   * does. Bounded by the prefetch page count per stream and the JVM's prefetch byte budget.
+   */
+  /**
+   * Admission: a page this JVM's only reader of the file meets for the first time streams straight
+   * through and is only remembered; it is cached when met again. One-off scans so cost nothing
+   * extra and push nothing useful out, while what is read again (a table scanned daily, a footer
+   * every query reads) is cached. Pages of a file several streams read at once are cached at once,
+   * so that they load once for all of them.
+   */
+  private boolean firstTouch(PageKey key) {
+    return store.isLoneScan(id) && !store.isLoading(key) && !store.admitScannedPage(key);
+  }
+
+  /** Reads bytes of a page that is not cached straight from the backend stream. */
+  private int passThrough(long position, byte[] buf, int off, int n) throws IOException {
+    synchronized (demandLock) {
+      if (demand == null) {
+        demand = source.open(null);
+      }
+      BackendSource.readFully(demand, position, buf, off, n);
+    }
+    counters.backend(n);
+    return n;
+  }
+
   private void prefetchAfter(long index) {
     if (prefetchPages == 0) {
       return;
     }
     long last = Math.min((length - 1) / pageSize, index + prefetchPages);
-    if (prefetchedFrom < 0) {
-      prefetchedFrom = index + 1;
-    }
+    boolean lone = store.isLoneScan(id);
     for (long i = Math.max(index + 1, prefetchedThrough + 1); i <= last; i++) {
-      store.loadInBackground(id.page(i), backgroundLoader(i), pageLength(i), true, counters);
+      if (lone && !store.scanWouldCache(id.page(i))) {
+        break; // a first pass streams through; reading ahead would cache it
+      }
+      if (!store.reserve(pageLength(i))) {
+        counters.prefetchSkipped();
+        break;
+      }
+      java.util.concurrent.CompletableFuture<byte[]> f = new java.util.concurrent.CompletableFuture<>();
+      readahead.put(i, f);
+      readaheadPending.put(i, f);
+      readaheadQueue.add(i);
+      prefetchedThrough = i;
     }
-    prefetchedThrough = Math.max(prefetchedThrough, last);
+    if (!readaheadQueue.isEmpty() && readaheadRunning.compareAndSet(false, true)) {
+      store.background(this::runReadahead);
+    }
+  }
+
+  private void runReadahead() {
+    try {
+      Long i;
+      while (!closed && (i = readaheadQueue.poll()) != null) {
+        long index = i;
+        java.util.concurrent.CompletableFuture<byte[]> f = readaheadPending.remove(index);
+        try {
+          byte[] page = store.load(id.page(index), () -> loadPage(index), counters);
+          if (f != null) {
+            f.complete(page);
+          }
+        } catch (IOException | RuntimeException e) {
+          if (f != null) {
+            f.completeExceptionally(e);
+          }
+        } finally {
+          store.unreserve(pageLength(index));
+        }
+      }
+    } finally {
+      readaheadRunning.set(false);
+      if (!closed && !readaheadQueue.isEmpty() && readaheadRunning.compareAndSet(false, true)) {
+        store.background(this::runReadahead);
+      }
+    }
+  }
+
+  /** The page read ahead, or null if it failed (the caller then reads it itself). */
+  private static byte[] awaitReadahead(java.util.concurrent.CompletableFuture<byte[]> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return null;
+    }
   }
 
   private boolean noteAccess(long position) {
@@ -304,7 +422,7 @@ final class CachingInputStream extends FSInputStream
     long end = Math.min(length, (last + 1) * pageSize);
     byte[] span = new byte[(int) (end - offset)];
     counters.miss();
-    synchronized (this) {
+    synchronized (demandLock) {
       if (demand == null) {
         demand = source.open(null);
       }
@@ -356,10 +474,17 @@ final class CachingInputStream extends FSInputStream
   public synchronized void unbuffer() {
     current = null;
     currentIndex = -1;
+    passIndex = -1;
     closeDemand();
   }
 
-  private synchronized void closeDemand() {
+  private void closeDemand() {
+    synchronized (demandLock) {
+      closeDemandLocked();
+    }
+  }
+
+  private void closeDemandLocked() {
     if (demand != null) {
       try {
         demand.close();
@@ -393,11 +518,19 @@ final class CachingInputStream extends FSInputStream
   public synchronized void close() {
     if (!closed) {
       closed = true;
-      unbuffer();
-      // pages this stream prefetched and nobody read: wasted work, counted once
-      for (long i = Math.max(0, prefetchedFrom); prefetchedFrom >= 0 && i <= prefetchedThrough; i++) {
-        store.forgetPrefetched(id.page(i), counters);
+      store.streamClosed(id);
+      // pages read ahead and never consumed: wasted work
+      for (java.util.concurrent.CompletableFuture<byte[]> f : readahead.values()) {
+        f.cancel(false);
+        counters.prefetchWasted();
       }
+      readahead.clear();
+      readaheadQueue.clear();
+      for (java.util.concurrent.CompletableFuture<byte[]> f : readaheadPending.values()) {
+        f.cancel(false);
+      }
+      readaheadPending.clear();
+      unbuffer();
     }
   }
 

@@ -67,6 +67,11 @@ final class FileIdentity {
     return new PageKey(hi ^ m, lo + page);
   }
 
+  /** @return a key naming the file version itself (not a page), for bookkeeping */
+  PageKey fileKey() {
+    return new PageKey(hi, lo);
+  }
+
   long length() {
     return length;
   }

@@ -51,6 +51,10 @@ final class PageStore {
   private final ThreadPoolExecutor background;
   private final ThreadPoolExecutor writer;
   private final AtomicLong budgetUsed = new AtomicLong();
+  private final ScanDoorkeeper doorkeeper = new ScanDoorkeeper();
+  /** Open streams per file version, to tell a lone scan from readers sharing a file. */
+  private final ConcurrentHashMap<PageKey, java.util.concurrent.atomic.AtomicInteger> openStreams =
+      new ConcurrentHashMap<>();
   private final long deadlineNanos;
   private final Thread rescanner;
   private volatile boolean prepared;
@@ -451,6 +455,56 @@ final class PageStore {
     }
   }
 
+  void streamOpened(FileIdentity id) {
+    openStreams.computeIfAbsent(id.fileKey(), k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+  }
+
+  void streamClosed(FileIdentity id) {
+    openStreams.computeIfPresent(id.fileKey(), (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+  }
+
+  /** @return whether only one stream of this JVM reads this file version now */
+  boolean isLoneScan(FileIdentity id) {
+    java.util.concurrent.atomic.AtomicInteger n = openStreams.get(id.fileKey());
+    return n == null || n.get() <= 1;
+  }
+
+  /** @return whether some reader is loading this page now */
+  boolean isLoading(PageKey key) {
+    return inflight.containsKey(key);
+  }
+
+  /**
+   * Scan admission: true if a scan met this page before (cache it now), else remembers it and
+   * returns false (stream it through).
+   */
+  boolean admitScannedPage(PageKey key) {
+    return doorkeeper.seenBefore(key);
+  }
+
+  /** @return whether a lone scan would cache this page (seen before, or cached already) */
+  boolean scanWouldCache(PageKey key) {
+    return doorkeeper.contains(key) || isCachedOrLoading(key);
+  }
+
+  /** Reserves prefetch budget; false when the JVM's prefetch bytes are spent. */
+  boolean reserve(int bytes) {
+    if (budgetUsed.addAndGet(bytes) > config.prefetchMemory()) {
+      budgetUsed.addAndGet(-bytes);
+      return false;
+    }
+    return true;
+  }
+
+  void unreserve(int bytes) {
+    budgetUsed.addAndGet(-bytes);
+  }
+
+  /** Runs a task on the shared background pool. */
+  void background(Runnable task) {
+    background.execute(task);
+  }
+
   /** Waits until queued disk writes are done (tests, benchmarks). */
   void flush() throws InterruptedException {
     while (!pendingWrites.isEmpty() || writer.getActiveCount() > 0 || background.getActiveCount() > 0
@@ -466,6 +520,7 @@ final class PageStore {
       memory.invalidateAll();
     }
     prefetchedUnread.clear();
+    doorkeeper.clear();
     disk.clear();
   }
 

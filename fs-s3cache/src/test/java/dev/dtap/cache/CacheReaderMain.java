@@ -11,7 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
  * A second JVM for {@link TestTwoJvms}: reads one file of a cached local tap and prints what it
  * saw, as {@code sha256=... backend=... disk=... corrupt=...}.
  *
- * <p>Arguments: tap root, cache directory, file name.
+ * <p>Arguments: tap root, cache directory, file name, and how many times to read it (default 1).
  */
 public final class CacheReaderMain {
   private CacheReaderMain() {}
@@ -20,8 +20,12 @@ public final class CacheReaderMain {
     Configuration conf = CacheTestSupport.cachedTap("two", new File(args[0]), new File(args[1]));
     try (FileSystem fs = LocalTaps.open(conf, "two")) {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      try (FSDataInputStream in = fs.open(LocalTaps.path("two", "/" + args[2]))) {
-        sha.update(CacheTestSupport.readAll(in, 10_000));
+      int passes = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+      for (int pass = 0; pass < passes; pass++) {
+        sha.reset();
+        try (FSDataInputStream in = fs.open(LocalTaps.path("two", "/" + args[2]))) {
+          sha.update(CacheTestSupport.readAll(in, 10_000));
+        }
       }
       CacheAdmin.flushWrites();
       StringBuilder hex = new StringBuilder();

@@ -24,6 +24,11 @@ class TestTwoJvms {
   private static final int LENGTH = 40 * CacheTestSupport.PAGE + 7;
 
   private static Process reader(File root, File cache, String name) throws IOException {
+    return reader(root, cache, name, 1);
+  }
+
+  /** A JVM reading the file {@code passes} times (a lone scan caches on its second pass). */
+  private static Process reader(File root, File cache, String name, int passes) throws IOException {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb =
         new ProcessBuilder(
@@ -34,7 +39,8 @@ class TestTwoJvms {
             CacheReaderMain.class.getName(),
             root.getAbsolutePath(),
             cache.getAbsolutePath(),
-            name);
+            name,
+            String.valueOf(passes));
     pb.redirectErrorStream(false);
     pb.redirectError(ProcessBuilder.Redirect.INHERIT);
     return pb.start();
@@ -67,9 +73,9 @@ class TestTwoJvms {
     File cache = new File(LocalTaps.newDir("twojvmcache"), "pages");
     byte[] data = randomFile(new File(root, "a.bin"), LENGTH, 5);
 
-    Map<String, String> first = result(reader(root, cache, "a.bin"));
+    Map<String, String> first = result(reader(root, cache, "a.bin", 2));
     assertThat(first.get("sha256")).isEqualTo(sha(data));
-    assertThat(Long.parseLong(first.get("backend"))).isEqualTo(LENGTH);
+    assertThat(Long.parseLong(first.get("backend"))).isGreaterThanOrEqualTo(LENGTH);
 
     Map<String, String> second = result(reader(root, cache, "a.bin"));
     assertThat(second.get("sha256")).isEqualTo(sha(data));
@@ -84,7 +90,7 @@ class TestTwoJvms {
     byte[] data = randomFile(new File(root, "b.bin"), LENGTH, 6);
     List<Process> readers = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      readers.add(reader(root, cache, "b.bin"));
+      readers.add(reader(root, cache, "b.bin", 2)); // each writes pages while the others read them
     }
     for (Process p : readers) {
       Map<String, String> r = result(p);

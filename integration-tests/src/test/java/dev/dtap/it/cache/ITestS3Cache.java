@@ -140,10 +140,14 @@ class ITestS3Cache {
     ExecutorService pool = Executors.newFixedThreadPool(16);
     CountDownLatch go = new CountDownLatch(1);
     List<Future<byte[]>> results = new ArrayList<>();
+    List<FSDataInputStream> streams = new ArrayList<>();
     for (int t = 0; t < 16; t++) {
+      streams.add(fs.open(new Path("dtap://s3c/conc")));
+    }
+    for (FSDataInputStream stream : streams) {
       results.add(pool.submit(() -> {
         go.await();
-        try (FSDataInputStream in = fs.open(new Path("dtap://s3c/conc"))) {
+        try (FSDataInputStream in = stream) {
           return readAll(in);
         }
       }));

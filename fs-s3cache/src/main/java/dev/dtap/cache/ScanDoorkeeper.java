@@ -1,0 +1,57 @@
+package dev.dtap.cache;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Remembers which pages sequential scans have met, in a fixed 1 MiB bit set (8 million pages'
+ * worth): a page met for the first time by a lone scan is streamed through uncached, and cached when
+ * met again. One-off scans (an ETL pass over a table) so neither pay the cost of filling the cache
+ * nor push out what is re-read. The set is cleared when half full, so old sightings age out. False
+ * positives only admit a page early.
+ *
+ * <p>Thread-safe, lock-free.
+ */
+final class ScanDoorkeeper {
+  private static final int BITS = 1 << 23;
+  private final AtomicLongArray words = new AtomicLongArray(BITS / 64);
+  private final LongAdder set = new LongAdder();
+
+  /**
+   * @param key a page key
+   * @return true if the page was seen before; otherwise records it and returns false
+   */
+  boolean seenBefore(PageKey key) {
+    long h = key.hi() * 0x9e3779b97f4a7c15L ^ key.lo();
+    int bit = (int) ((h ^ (h >>> 31)) & (BITS - 1));
+    int word = bit >>> 6;
+    long mask = 1L << (bit & 63);
+    while (true) {
+      long w = words.get(word);
+      if ((w & mask) != 0) {
+        return true;
+      }
+      if (words.compareAndSet(word, w, w | mask)) {
+        set.increment();
+        if (set.sum() > BITS / 2) {
+          clear();
+        }
+        return false;
+      }
+    }
+  }
+
+  /** @return whether the page was seen, without recording it */
+  boolean contains(PageKey key) {
+    long h = key.hi() * 0x9e3779b97f4a7c15L ^ key.lo();
+    int bit = (int) ((h ^ (h >>> 31)) & (BITS - 1));
+    return (words.get(bit >>> 6) & (1L << (bit & 63))) != 0;
+  }
+
+  void clear() {
+    for (int i = 0; i < words.length(); i++) {
+      words.set(i, 0);
+    }
+    set.reset();
+  }
+}

@@ -1,0 +1,171 @@
+package dev.dtap.bench;
+
+import dev.dtap.cache.CacheAdmin;
+import dev.dtap.it.fixtures.MinioFixture;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.util.functional.FutureIO;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/**
+ * The read path with and without the cache: a 256 MiB file of random bytes in MinIO, and the same
+ * bytes in a local file.
+ *
+ * <ul>
+ *   <li>{@code impl}: {@code local} (Hadoop's raw local filesystem), {@code s3a} (S3A on MinIO),
+ *       {@code dtap-cold} (a cached tap over the same bucket, cache emptied before every op),
+ *       {@code dtap-warm} (the same tap after a full warm-up: reads until one needs nothing from
+ *       the store; default cache settings);
+ *   <li>{@code pattern}: {@code seq} (one op reads the whole file with a 1 MiB buffer, read policy
+ *       {@code sequential}) or {@code rand64k} (one op is one 64 KiB positioned read at a seeded
+ *       random offset, read policy {@code random}).
+ * </ul>
+ *
+ * Compare the impls of one run, per pattern.
+ *
+ * <pre>java -jar jmh/target/benchmarks.jar ReadPathBenchmark</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+// S3A's stack needs a long warm-up on two cores: its throughput still climbs after 30 s
+@Warmup(iterations = 10, time = 4)
+@Measurement(iterations = 6, time = 4)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx3g", "-XX:+UseParallelGC"})
+public class ReadPathBenchmark {
+  static final int SIZE = 256 << 20;
+  static final int READ = 64 << 10;
+
+  @Param({"local", "s3a", "dtap-cold", "dtap-warm"})
+  public String impl;
+
+  @Param({"seq", "rand64k"})
+  public String pattern;
+
+  private File scratch;
+  private FileSystem fs;
+  private Path path;
+  private FSDataInputStream random;
+  private final byte[] buffer = new byte[1 << 20];
+  private final Random offsets = new Random(2026);
+
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    byte[] data = new byte[SIZE];
+    new Random(42).nextBytes(data);
+    scratch = BenchmarkSupport.scratch("readpath");
+    Configuration conf = new Configuration();
+    if (impl.equals("local")) {
+      File f = new File(scratch, "data.bin");
+      Files.write(f.toPath(), data);
+      fs = new RawLocalFileSystem();
+      fs.initialize(URI.create("file:///"), conf);
+      path = new Path(f.toURI());
+    } else {
+      MinioFixture minio = MinioFixture.get();
+      String bucket = minio.createBucket("readpath");
+      minio.client().putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
+      if (impl.equals("s3a")) {
+        minio.configureS3a(conf);
+        conf.setBoolean("fs.s3a.impl.disable.cache", true);
+        fs = FileSystem.newInstance(URI.create("s3a://" + bucket + "/"), conf);
+        path = new Path("s3a://" + bucket + "/bench/data.bin");
+      } else {
+        minio.addTap(conf, "bench", bucket, "bench");
+        conf.setBoolean("fs.dtap.impl.disable.cache", true);
+        conf.set("fs.dtap.tap.bench.cache", "true");
+        conf.set("fs.dtap.cache.dirs", new File(scratch, "cache").getAbsolutePath());
+        fs = FileSystem.newInstance(URI.create("dtap://bench/"), conf);
+        path = new Path("dtap://bench/data.bin");
+      }
+    }
+    if (impl.equals("dtap-warm")) {
+      // full warm-up: read until a pass needs nothing from the store (a lone scan caches a page
+      // the second time it meets it)
+      long before = -1;
+      for (int pass = 0; pass < 5 && backendBytes() != before; pass++) {
+        before = backendBytes();
+        readWhole();
+        CacheAdmin.flushWrites();
+      }
+    }
+    if (pattern.equals("rand64k")) {
+      random = open("random");
+    }
+  }
+
+  private long backendBytes() {
+    Long v =
+        ((org.apache.hadoop.fs.statistics.IOStatisticsSource) fs)
+            .getIOStatistics()
+            .counters()
+            .get("dtap_cache_bytes_from_backend");
+    return v == null ? 0 : v;
+  }
+
+  private FSDataInputStream open(String policy) throws IOException {
+    return FutureIO.awaitFuture(fs.openFile(path).opt("fs.option.openfile.read.policy", policy).build());
+  }
+
+  @Setup(Level.Invocation)
+  public void coldCache() throws Exception {
+    if (impl.equals("dtap-cold")) {
+      CacheAdmin.clearAll();
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    if (random != null) {
+      random.close();
+    }
+    fs.close();
+    BenchmarkSupport.deleteTree(scratch);
+  }
+
+  private long readWhole() throws IOException {
+    long total = 0;
+    try (FSDataInputStream in = open("sequential")) {
+      int n;
+      while ((n = in.read(buffer, 0, buffer.length)) > 0) {
+        total += n;
+      }
+    }
+    if (total != SIZE) {
+      throw new IllegalStateException("read " + total + " of " + SIZE + " bytes");
+    }
+    return total;
+  }
+
+  @Benchmark
+  public long read() throws IOException {
+    if (pattern.equals("seq")) {
+      return readWhole();
+    }
+    long offset = (long) offsets.nextInt(SIZE - READ);
+    random.readFully(offset, buffer, 0, READ);
+    return buffer[0];
+  }
+}
