@@ -71,6 +71,20 @@ public class DataTapFileSystem extends TapFileSystemBase {
     super(opener);
   }
 
+  /**
+   * The tap this filesystem serves, as extensions see it: for modules that work on the tap's
+   * store directly, such as the committers.
+   *
+   * @return the tap
+   * @throws IllegalStateException if the filesystem is not initialised
+   */
+  public dev.dtap.fs.spi.TapContext tapContext() {
+    if (tap == null) {
+      throw new IllegalStateException("dtap filesystem not initialised");
+    }
+    return tap;
+  }
+
   // ---- reading
 
   @Override

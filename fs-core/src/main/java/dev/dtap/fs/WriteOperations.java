@@ -125,7 +125,13 @@ final class WriteOperations {
   }
 
   boolean mkdirs(Path f, FsPermission permission) throws IOException {
-    Path b = ctx.toBackend(ctx.writable(f, "mkdirs", Op.MKDIRS));
+    Path p = ctx.writable(f, "mkdirs", Op.MKDIRS);
+    Path b = ctx.toBackend(p);
+    if (ctx.tap().hookFor(p) != null) {
+      // a hooked namespace (magic committer paths) is virtual: its files go elsewhere, so there is
+      // no directory to create, and creating one would cost store requests for nothing
+      return true;
+    }
     return ctx.call(() -> ctx.backend().mkdirs(b, permission));
   }
 

@@ -11,6 +11,10 @@ import org.apache.hadoop.fs.Path;
  * directories) and writes the data somewhere else, for example as an uncompleted multipart upload
  * to the final destination.
  *
+ * <p>A namespace a hook handles is virtual: {@code mkdirs} of a path it handles succeeds without
+ * touching the backend, {@code create} goes to {@link #create}, and {@code getFileStatus} asks
+ * {@link #getFileStatus} first.
+ *
  * <p>Thread-safe.
  */
 public interface OutputHook extends Closeable {

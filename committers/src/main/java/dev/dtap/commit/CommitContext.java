@@ -1,0 +1,99 @@
+package dev.dtap.commit;
+
+import dev.dtap.commit.store.MultipartStore;
+import java.io.IOException;
+import java.util.Optional;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * One job's commit data on one destination: the store, the layout of the job's directory, the job
+ * id and the settings. Immutable.
+ */
+final class CommitContext {
+  final TapStore tapStore;
+  final JobLayout layout;
+  final String jobId;
+  final Path dest;
+  final CommitterConfig config;
+  final String committer;
+
+  CommitContext(
+      TapStore tapStore, JobLayout layout, String jobId, Path dest, CommitterConfig config, String committer) {
+    this.tapStore = tapStore;
+    this.layout = layout;
+    this.jobId = jobId;
+    this.dest = dest;
+    this.config = config;
+    this.committer = committer;
+  }
+
+  MultipartStore store() {
+    return tapStore.store();
+  }
+
+  /** @return the job's commit intent, if job commit has begun */
+  Optional<CommitIntent> intent() throws IOException {
+    Optional<byte[]> data = store().get(layout.intent());
+    if (!data.isPresent()) {
+      return Optional.empty();
+    }
+    CommitIntent i = CommitIntent.decode(data.get(), where(layout.intent()));
+    if (!i.jobUuid().equals(layout.uuid())) {
+      throw new IOException(
+          "Commit intent " + where(layout.intent()) + " belongs to job " + i.jobUuid() + ", not " + layout.uuid());
+    }
+    return Optional.of(i);
+  }
+
+  /** Reads a task record and checks that it belongs to this job. */
+  TaskRecord record(String key) throws IOException {
+    byte[] data =
+        store()
+            .get(key)
+            .orElseThrow(() -> new java.io.FileNotFoundException("Task commit record " + where(key) + " has vanished"));
+    TaskRecord r = TaskRecord.decode(data, where(key));
+    if (!r.jobUuid().equals(layout.uuid())) {
+      throw new IOException("Task commit record " + where(key) + " belongs to job " + r.jobUuid() + ", not " + layout.uuid());
+    }
+    return r;
+  }
+
+  /** Aborts the upload a journal entry names; a missing entry or upload is already dealt with. */
+  boolean abortJournaled(String entryKey) throws IOException {
+    Optional<byte[]> data = store().get(entryKey);
+    if (!data.isPresent()) {
+      return false;
+    }
+    JournalEntry e = JournalEntry.decode(data.get(), where(entryKey));
+    return store().abort(e.key(), e.uploadId());
+  }
+
+  /** Deletes everything under the job's directory. */
+  void deleteJobDir() throws IOException {
+    java.util.List<String> batch = new java.util.ArrayList<>();
+    org.apache.hadoop.fs.RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = store().list(layout.jobDir());
+    while (it.hasNext()) {
+      batch.add(it.next().key());
+      if (batch.size() == 1000) {
+        store().delete(batch);
+        batch.clear();
+      }
+    }
+    if (!batch.isEmpty()) {
+      store().delete(batch);
+    }
+  }
+
+  String where(String key) {
+    return store().describe() + "/" + key;
+  }
+
+  /** @return the dtap path of a key, for messages and {@code _SUCCESS} */
+  String displayPath(String key) {
+    try {
+      return tapStore.path(key).toUri().getPath();
+    } catch (IOException e) {
+      return "/" + key;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package dev.dtap.commit;
+
+import dev.dtap.fs.config.ConfigReader;
+import dev.dtap.fs.config.InvalidConfigurationException;
+import java.io.File;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The committers' settings, parsed and validated once per committer. Immutable and thread-safe.
+ */
+final class CommitterConfig {
+  /** The committers a job can choose. */
+  enum Name {
+    MAGIC,
+    STAGING,
+    FILE;
+
+    String configValue() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private final Name name;
+  private final ConflictMode conflictMode;
+  private final boolean partitioned;
+  private final int threads;
+  private final long partSize;
+  private final int activeParts;
+  private final File stagingDir;
+  private final boolean markSuccess;
+  private final String uuidOverride;
+
+  private CommitterConfig(
+      Name name,
+      ConflictMode conflictMode,
+      boolean partitioned,
+      int threads,
+      long partSize,
+      int activeParts,
+      File stagingDir,
+      boolean markSuccess,
+      String uuidOverride) {
+    this.name = name;
+    this.conflictMode = conflictMode;
+    this.partitioned = partitioned;
+    this.threads = threads;
+    this.partSize = partSize;
+    this.activeParts = activeParts;
+    this.stagingDir = stagingDir;
+    this.markSuccess = markSuccess;
+    this.uuidOverride = uuidOverride;
+  }
+
+  /**
+   * Parses the settings.
+   *
+   * @param conf the job configuration
+   * @return the settings
+   * @throws InvalidConfigurationException naming the key and the accepted values
+   */
+  static CommitterConfig parse(Configuration conf) throws InvalidConfigurationException {
+    ConfigReader r = new ConfigReader(conf);
+    Name name = null;
+    String n = r.get(CommitterKeys.NAME.name());
+    if (n != null) {
+      name = choice(CommitterKeys.NAME.name(), n, Name.values());
+    }
+    ConflictMode mode = ConflictMode.APPEND;
+    String m = r.get(CommitterKeys.CONFLICT_MODE.name());
+    if (m != null) {
+      mode = choice(CommitterKeys.CONFLICT_MODE.name(), m, ConflictMode.values());
+    }
+    boolean partitioned = false;
+    String layout = r.get(CommitterKeys.LAYOUT.name());
+    if (layout != null) {
+      if (layout.equalsIgnoreCase("partitioned")) {
+        partitioned = true;
+      } else if (!layout.equalsIgnoreCase("directory")) {
+        throw new InvalidConfigurationException(
+            "Invalid value '" + layout + "' for " + CommitterKeys.LAYOUT.name() + ": expected directory or partitioned");
+      }
+    }
+    int threads = r.getInt(CommitterKeys.THREADS.name(), 32, 1, 1024);
+    // at most 1 GiB: a magic stream buffers a part in one array
+    long partSize = r.getBytes(CommitterKeys.PART_SIZE.name(), 8L << 20, 5L << 20, 1L << 30);
+    int activeParts = r.getInt(CommitterKeys.ACTIVE_PARTS.name(), 2, 1, 64);
+    String dir = r.get(CommitterKeys.STAGING_DIR.name());
+    File stagingDir = new File(dir != null ? dir : conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-staging");
+    boolean markSuccess = r.getBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", true);
+    String uuid = r.get(CommitterKeys.UUID.name());
+    if (uuid != null && !uuid.matches("[A-Za-z0-9._-]{1,128}")) {
+      throw new InvalidConfigurationException(
+          "Invalid value '" + uuid + "' for " + CommitterKeys.UUID.name() + ": use 1-128 letters, digits, '.', '_' or '-'");
+    }
+    return new CommitterConfig(name, mode, partitioned, threads, partSize, activeParts, stagingDir, markSuccess, uuid);
+  }
+
+  private static <E extends Enum<E>> E choice(String key, String value, E[] values)
+      throws InvalidConfigurationException {
+    StringBuilder accepted = new StringBuilder();
+    for (E e : values) {
+      String v = e.name().toLowerCase(Locale.ROOT);
+      if (v.equalsIgnoreCase(value.trim())) {
+        return e;
+      }
+      accepted.append(accepted.length() == 0 ? "" : ", ").append(v);
+    }
+    throw new InvalidConfigurationException(
+        "Invalid value '" + value + "' for " + key + ": expected one of " + accepted);
+  }
+
+  /** @return the committer asked for, or null to choose by backend */
+  Name name() {
+    return name;
+  }
+
+  ConflictMode conflictMode() {
+    return conflictMode;
+  }
+
+  boolean partitioned() {
+    return partitioned;
+  }
+
+  int threads() {
+    return threads;
+  }
+
+  long partSize() {
+    return partSize;
+  }
+
+  int activeParts() {
+    return activeParts;
+  }
+
+  File stagingDir() {
+    return stagingDir;
+  }
+
+  boolean markSuccess() {
+    return markSuccess;
+  }
+
+  /** @return the configured job uuid, or null */
+  String uuidOverride() {
+    return uuidOverride;
+  }
+}

@@ -1,0 +1,91 @@
+package dev.dtap.commit;
+
+import dev.dtap.fs.config.ConfigKey;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/** Every configuration key the committers read; documented in docs/configuration.md. */
+public final class CommitterKeys {
+  public static final ConfigKey NAME =
+      ConfigKey.of(
+          "fs.dtap.committer.name",
+          "(by backend)",
+          "magic, staging or file. Unset: magic on taps whose backend has multipart uploads (S3),"
+              + " file (Hadoop's FileOutputCommitter) on the others, such as HDFS.");
+
+  public static final ConfigKey CONFLICT_MODE =
+      ConfigKey.of(
+          "fs.dtap.committer.conflict-mode",
+          "append",
+          "What job commit does with existing output: fail, append (same names are overwritten)"
+              + " or replace, for the whole destination or per partition (see layout).");
+
+  public static final ConfigKey LAYOUT =
+      ConfigKey.of(
+          "fs.dtap.committer.layout",
+          "directory",
+          "directory or partitioned: whether the conflict mode applies to the destination as a"
+              + " whole or to each partition directory the job writes into.");
+
+  public static final ConfigKey THREADS =
+      ConfigKey.of(
+          "fs.dtap.committer.threads",
+          "32",
+          "Threads for completing and aborting uploads in job commit and for uploading parts and"
+              + " staged files in tasks, 1-1024.");
+
+  public static final ConfigKey PART_SIZE =
+      ConfigKey.of(
+          "fs.dtap.committer.part.size",
+          "8m",
+          "Size of an upload part, 5m-1g: the memory a magic stream buffers per part.");
+
+  public static final ConfigKey ACTIVE_PARTS =
+      ConfigKey.of(
+          "fs.dtap.committer.magic.active-parts",
+          "2",
+          "Parts of one magic stream uploading at once, 1-64; a writer blocks beyond it, so a"
+              + " stream holds at most (active-parts + 1) x part.size bytes.");
+
+  public static final ConfigKey STAGING_DIR =
+      ConfigKey.of(
+          "fs.dtap.committer.staging.dir",
+          "${hadoop.tmp.dir}/dtap-staging",
+          "Local directory where staging tasks write their output before task commit uploads it.");
+
+  public static final ConfigKey CONDITIONAL_PUT =
+      ConfigKey.of(
+          "fs.dtap.committer.conditional-put",
+          "true",
+          "Whether the store honours If-None-Match: * (S3, MinIO, recent Ceph RGW); job setup"
+              + " checks it. false: task commit records are written without it and the last"
+              + " committed attempt wins.");
+
+  public static final ConfigKey UUID =
+      ConfigKey.of(
+          "fs.dtap.committer.uuid",
+          "(job id)",
+          "The job's unique id in paths and records; unset: Spark's spark.sql.sources.writeJobUUID"
+              + " when set, else the MapReduce job id (stable across AM restarts).");
+
+  private static final List<ConfigKey> ALL =
+      Collections.unmodifiableList(
+          Arrays.asList(
+              NAME,
+              CONFLICT_MODE,
+              LAYOUT,
+              THREADS,
+              PART_SIZE,
+              ACTIVE_PARTS,
+              STAGING_DIR,
+              CONDITIONAL_PUT,
+              UUID));
+
+  private CommitterKeys() {}
+
+  /** @return every key, in documentation order */
+  public static List<ConfigKey> all() {
+    return ALL;
+  }
+}

@@ -1,0 +1,245 @@
+package dev.dtap.commit;
+
+import dev.dtap.fs.DataTapFileSystem;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the magic and staging committers share: the job's layout on the destination store, job
+ * setup, task commit records, job commit, abort and cleanup. Subclasses decide where tasks write
+ * and how their files become uploads.
+ *
+ * <p>A committer instance is used by one thread at a time, as Hadoop's committers are.
+ */
+abstract class DtapCommitter extends PathOutputCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(DtapCommitter.class);
+  static final String SPARK_UUID = "spark.sql.sources.writeJobUUID";
+
+  final Configuration conf;
+  final CommitContext ctx;
+  final TaskAttemptID attempt;
+
+  DtapCommitter(Path outputPath, TaskAttemptContext context, String name) throws IOException {
+    super(outputPath, context);
+    this.conf = context.getConfiguration();
+    CommitterConfig config = CommitterConfig.parse(conf);
+    DataTapFileSystem fs = (DataTapFileSystem) outputPath.getFileSystem(conf);
+    Path dest = fs.makeQualified(outputPath);
+    TapStore ts = TapStore.of(fs, name);
+    String jobId = context.getJobID().toString();
+    JobLayout layout = new JobLayout(ts.key(dest), jobUuid(conf, jobId, config));
+    this.ctx = new CommitContext(ts, layout, jobId, dest, config, name);
+    this.attempt = context.getTaskAttemptID();
+  }
+
+  /** The job's unique id: the configured one, Spark's write uuid, or the MapReduce job id. */
+  static String jobUuid(Configuration conf, String jobId, CommitterConfig config) throws IOException {
+    if (config.uuidOverride() != null) {
+      return config.uuidOverride();
+    }
+    String spark = conf.getTrimmed(SPARK_UUID);
+    if (spark != null && !spark.isEmpty()) {
+      if (!spark.matches("[A-Za-z0-9._-]{1,128}")) {
+        throw new IOException("Invalid " + SPARK_UUID + " '" + spark + "': expected a UUID");
+      }
+      return spark;
+    }
+    return jobId;
+  }
+
+  @Override
+  public Path getOutputPath() {
+    return ctx.dest;
+  }
+
+  String attemptId(TaskAttemptContext context) {
+    return context.getTaskAttemptID().toString();
+  }
+
+  String attemptKey(TaskAttemptContext context) {
+    return UploadTracker.attemptKey(ctx.store().describe(), ctx.layout, attemptId(context));
+  }
+
+  @Override
+  public void setupJob(JobContext context) throws IOException {
+    if (ctx.store().supportsConditionalPut()) {
+      checkConditionalPut();
+    }
+    if (ctx.config.conflictMode() == ConflictMode.FAIL && !ctx.config.partitioned()) {
+      String existing = firstOutput(ctx.layout.destPrefix());
+      if (existing != null) {
+        throw new FileAlreadyExistsException(
+            "Output directory "
+                + ctx.dest
+                + " already has output ("
+                + ctx.displayPath(existing)
+                + ") and "
+                + CommitterKeys.CONFLICT_MODE.name()
+                + " is fail");
+      }
+    }
+  }
+
+  /**
+   * Exclusive task commit records rely on conditional writes; a store that ignores them would let
+   * a second write through silently, so check once per job.
+   */
+  private void checkConditionalPut() throws IOException {
+    String probe = ctx.layout.probe() + "-" + Long.toHexString(System.nanoTime());
+    byte[] data = new byte[0];
+    boolean first = ctx.store().putIfAbsent(probe, data);
+    boolean second = ctx.store().putIfAbsent(probe, data);
+    if (!first || second) {
+      throw new IOException(
+          ctx.store().describe()
+              + " does not honour conditional writes (If-None-Match: *); set "
+              + CommitterKeys.CONDITIONAL_PUT.name()
+              + "=false, and task commits will be last-writer-wins");
+    }
+  }
+
+  /** @return the first output object under a prefix (commit data excluded), or null */
+  String firstOutput(String prefix) throws IOException {
+    RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = ctx.store().list(prefix);
+    while (it.hasNext()) {
+      String key = it.next().key();
+      if (!JobLayout.isCommitData(ctx.layout.destPrefix(), key)) {
+        return key;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public boolean needsTaskCommit(TaskAttemptContext context) {
+    return true;
+  }
+
+  /**
+   * Writes the task's record, making its files part of the job's output at job commit.
+   *
+   * @param context the task attempt
+   * @param files the attempt's pending uploads
+   * @throws IOException on failure
+   */
+  void commitRecord(TaskAttemptContext context, List<PendingFile> files) throws IOException {
+    List<String> partitions = partitions(files);
+    if (ctx.config.partitioned() && ctx.config.conflictMode() == ConflictMode.FAIL) {
+      for (String p : partitions) {
+        String existing = firstOutput(ctx.layout.destPrefix() + (p.isEmpty() ? "" : p + "/"));
+        if (existing != null) {
+          throw new FileAlreadyExistsException(
+              "Partition " + ctx.displayPath(ctx.layout.destPrefix() + p) + " already has output ("
+                  + ctx.displayPath(existing) + ") and " + CommitterKeys.CONFLICT_MODE.name() + " is fail");
+        }
+      }
+    }
+    String attemptId = attemptId(context);
+    TaskRecord record =
+        new TaskRecord(
+            ctx.layout.uuid(),
+            JobLayout.taskOf(attemptId),
+            attemptId,
+            0,
+            System.currentTimeMillis(),
+            partitions,
+            files);
+    String key = TaskRecords.write(ctx.store(), ctx.layout, record);
+    UploadTracker.INSTANCE.committed(attemptKey(context), key);
+    LOG.debug("Committed task attempt {}: {} files in {}", attemptId, files.size(), key);
+  }
+
+  private List<String> partitions(List<PendingFile> files) {
+    Set<String> parts = new LinkedHashSet<>();
+    int strip = ctx.layout.destPrefix().length();
+    for (PendingFile f : files) {
+      String rel = f.key().substring(strip);
+      int slash = rel.lastIndexOf('/');
+      parts.add(slash < 0 ? "" : rel.substring(0, slash));
+    }
+    return new ArrayList<>(parts);
+  }
+
+  /** @return whether this attempt already committed in this JVM (a repeated task commit) */
+  boolean alreadyCommitted(TaskAttemptContext context) {
+    return UploadTracker.INSTANCE.committedRecord(attemptKey(context)) != null;
+  }
+
+  @Override
+  public void abortTask(TaskAttemptContext context) throws IOException {
+    String attemptId = attemptId(context);
+    List<String> entries = new ArrayList<>();
+    RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = ctx.store().list(ctx.layout.journalDir(attemptId));
+    while (it.hasNext()) {
+      String key = it.next().key();
+      ctx.abortJournaled(key);
+      entries.add(key);
+    }
+    if (!entries.isEmpty()) {
+      ctx.store().delete(entries);
+    }
+    UploadTracker.INSTANCE.forget(attemptKey(context));
+  }
+
+  @Override
+  public void commitJob(JobContext context) throws IOException {
+    new JobCommit(ctx).run();
+  }
+
+  @Override
+  public void abortJob(JobContext context, JobStatus.State state) throws IOException {
+    JobAbort.abort(ctx, true);
+  }
+
+  /**
+   * Discards whatever the job left that was not committed. A job whose commit began and did not
+   * finish is left for a repeated commit or for {@code dtap committer recover}.
+   */
+  @Override
+  public void cleanupJob(JobContext context) throws IOException {
+    if (ctx.intent().isPresent()) {
+      LOG.warn("Job {} has a commit in progress in {}; leaving it for recovery", ctx.layout.uuid(), ctx.dest);
+      return;
+    }
+    JobAbort.abort(ctx, false);
+  }
+
+  @Override
+  public boolean isRecoverySupported() {
+    return true;
+  }
+
+  @Override
+  public boolean isRecoverySupported(JobContext context) {
+    return true;
+  }
+
+  /** A committed task's record is already durable on the store: nothing to redo. */
+  @Override
+  public void recoverTask(TaskAttemptContext context) {}
+
+  /** Job commit resumes from its intent, so an AM restarted during commit may run it again. */
+  @Override
+  public boolean isCommitJobRepeatable(JobContext context) {
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{dest=" + ctx.dest + ", job=" + ctx.layout.uuid() + "}";
+  }
+}

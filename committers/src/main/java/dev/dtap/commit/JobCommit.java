@@ -1,0 +1,243 @@
+package dev.dtap.commit;
+
+import dev.dtap.commit.store.NoSuchUploadException;
+import dev.dtap.commit.store.ObjectInfo;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Job commit, in steps that can each be repeated:
+ *
+ * <ol>
+ *   <li>decide: the highest-generation record of each task wins; the decision is written as the
+ *       commit intent before anything visible changes (a repeated commit reuses it);
+ *   <li>for {@code replace}, delete the old output, then mark the intent;
+ *   <li>walk the journal task by task: complete the winning attempt's uploads, abort every other
+ *       journaled upload (losing and uncommitted attempts, superseded files), in parallel;
+ *   <li>write {@code _SUCCESS}; delete the job directory.
+ * </ol>
+ *
+ * An upload already completed by an earlier run is recognised by its object's etag, so a commit
+ * that failed or crashed at any point can be run again, by the framework or by {@code dtap
+ * committer recover}, and ends with every file exactly once.
+ */
+final class JobCommit {
+  private static final Logger LOG = LoggerFactory.getLogger(JobCommit.class);
+  private static final int CHUNK = 16;
+
+  private final CommitContext c;
+  private final CommitSummary summary = new CommitSummary();
+  private final AtomicLong completed = new AtomicLong();
+
+  JobCommit(CommitContext c) {
+    this.c = c;
+  }
+
+  /**
+   * Commits the job.
+   *
+   * @return what was committed
+   * @throws IOException if the commit fails; it can be run again
+   */
+  CommitSummary run() throws IOException {
+    long start = System.currentTimeMillis();
+    Optional<CommitIntent> existing = c.intent();
+    CommitIntent intent;
+    if (existing.isPresent()) {
+      intent = existing.get();
+      LOG.info("Resuming the commit of job {} into {}", c.layout.uuid(), c.dest);
+    } else {
+      intent = decide();
+      CommitSteps.reached(CommitSteps.LISTED, 0);
+      c.store().put(c.layout.intent(), intent.encode());
+    }
+    CommitSteps.reached(CommitSteps.INTENT_WRITTEN, 0);
+    if (intent.conflictMode() == ConflictMode.REPLACE && !intent.replaced()) {
+      new OldOutput(c).replace(intent);
+      intent = intent.withReplaced();
+      c.store().put(c.layout.intent(), intent.encode());
+      CommitSteps.reached(CommitSteps.REPLACED, 0);
+    }
+    completeAll(intent);
+    if (c.config.markSuccess()) {
+      SuccessMarker.write(c, summary, System.currentTimeMillis() - start);
+      CommitSteps.reached(CommitSteps.SUCCESS_WRITTEN, 0);
+    }
+    c.deleteJobDir();
+    CommitSteps.reached(CommitSteps.CLEANED, 0);
+    LOG.info("Committed job {} into {}: {}", c.layout.uuid(), c.dest, summary);
+    return summary;
+  }
+
+  private CommitIntent decide() throws IOException {
+    Map<String, String> winners = TaskRecords.winners(c.store(), c.layout);
+    List<CommitIntent.Winner> list = new ArrayList<>(winners.size());
+    for (Map.Entry<String, String> w : winners.entrySet()) {
+      checkTaskOfJob(w.getKey(), w.getValue());
+      list.add(new CommitIntent.Winner(w.getKey(), w.getValue()));
+    }
+    return new CommitIntent(
+        c.layout.uuid(), c.jobId, System.currentTimeMillis(), c.config.conflictMode(), false, list);
+  }
+
+  /** A record under this job's directory must be for a task of this job. */
+  private void checkTaskOfJob(String taskId, String recordKey) throws IOException {
+    TaskID task;
+    try {
+      task = TaskID.forName(taskId);
+    } catch (IllegalArgumentException e) {
+      return; // not a Hadoop task id: a framework with its own ids; the record's job uuid is checked
+    }
+    if (!task.getJobID().toString().equals(c.jobId)) {
+      throw new IOException(
+          "Task commit record " + c.where(recordKey) + " is for task " + taskId + " of another job than " + c.jobId);
+    }
+  }
+
+  private void completeAll(CommitIntent intent) throws IOException {
+    Map<String, String> winners = new HashMap<>();
+    for (CommitIntent.Winner w : intent.winners()) {
+      winners.put(w.taskId, w.recordKey);
+    }
+    summary.tasks.set(winners.size());
+    try (ParallelWork work = new ParallelWork(c.config.threads(), "dtap-job-commit")) {
+      JournalWalk walk = new JournalWalk(c.store(), c.layout.journalRoot());
+      while (walk.hasNext() && !work.failed()) {
+        JournalWalk.TaskJournal tj = walk.next();
+        String recordKey = winners.get(tj.taskId);
+        work.submit(() -> commitTask(work, tj, recordKey));
+      }
+      work.await();
+    }
+  }
+
+  private void commitTask(ParallelWork work, JournalWalk.TaskJournal tj, String recordKey)
+      throws IOException {
+    Set<String> covered = new HashSet<>();
+    String winner = null;
+    if (recordKey != null) {
+      TaskRecord r = c.record(recordKey);
+      winner = r.attemptId();
+      List<PendingFile> files = r.files();
+      for (PendingFile f : files) {
+        covered.add(f.journalName());
+      }
+      for (int i = 0; i < files.size(); i += CHUNK) {
+        List<PendingFile> chunk = files.subList(i, Math.min(files.size(), i + CHUNK));
+        if (i + CHUNK >= files.size()) {
+          completeEach(chunk); // the last chunk here: a small task needs no hand-off
+        } else {
+          work.submitNested(() -> completeEach(chunk));
+        }
+      }
+    }
+    for (Map.Entry<String, List<String>> e : tj.entries.entrySet()) {
+      boolean won = e.getKey().equals(winner);
+      for (String entryKey : e.getValue()) {
+        String name = entryKey.substring(entryKey.lastIndexOf('/') + 1);
+        if (!won || !covered.contains(name)) {
+          if (c.abortJournaled(entryKey)) {
+            summary.aborted.incrementAndGet();
+          }
+        }
+      }
+    }
+  }
+
+  private void completeEach(List<PendingFile> files) throws IOException {
+    for (PendingFile f : files) {
+      complete(f);
+      summary.files.incrementAndGet();
+      summary.bytes.addAndGet(f.length());
+      summary.filename(c.displayPath(f.key()));
+      CommitSteps.reached(CommitSteps.COMPLETED, completed.incrementAndGet());
+    }
+  }
+
+  /** Completes an upload, or confirms that an earlier run completed it. */
+  private void complete(PendingFile f) throws IOException {
+    try {
+      c.store().complete(f.key(), f.uploadId(), f.parts());
+    } catch (NoSuchUploadException e) {
+      Optional<ObjectInfo> o = c.store().head(f.key());
+      String expected = f.expectedEtag();
+      boolean ours =
+          o.isPresent()
+              && (expected != null
+                  ? expected.equals(PendingFile.unquote(o.get().etag()))
+                  : o.get().length() == f.length());
+      if (!ours) {
+        throw new IOException(
+            "Upload "
+                + f.uploadId()
+                + " of "
+                + c.displayPath(f.key())
+                + " is no longer pending and "
+                + (o.isPresent() ? "the object there is not its result" : "no object is there")
+                + ": it was aborted, or overwritten by another writer; the job's output is incomplete",
+            e);
+      }
+      summary.alreadyCompleted.incrementAndGet();
+    }
+  }
+
+  /** Deletes existing output for the {@code replace} conflict mode. */
+  static final class OldOutput {
+    private final CommitContext c;
+
+    OldOutput(CommitContext c) {
+      this.c = c;
+    }
+
+    void replace(CommitIntent intent) throws IOException {
+      if (!c.config.partitioned()) {
+        deleteUnder(c.layout.destPrefix(), true);
+        return;
+      }
+      Set<String> partitions = new TreeSet<>();
+      for (CommitIntent.Winner w : intent.winners()) {
+        partitions.addAll(c.record(w.recordKey).partitions());
+      }
+      for (String p : partitions) {
+        if (p.isEmpty()) {
+          deleteUnder(c.layout.destPrefix(), false);
+        } else {
+          deleteUnder(c.layout.destPrefix() + p + "/", true);
+        }
+      }
+    }
+
+    /** Deletes output objects under a prefix, never commit data; optionally only direct children. */
+    private void deleteUnder(String prefix, boolean recursive) throws IOException {
+      List<String> batch = new ArrayList<>();
+      RemoteIterator<ObjectInfo> it = c.store().list(prefix);
+      while (it.hasNext()) {
+        String key = it.next().key();
+        String rel = key.substring(prefix.length());
+        if (JobLayout.isCommitData(c.layout.destPrefix(), key) || (!recursive && rel.contains("/"))) {
+          continue;
+        }
+        batch.add(key);
+        if (batch.size() == 1000) {
+          c.store().delete(batch);
+          batch.clear();
+        }
+      }
+      if (!batch.isEmpty()) {
+        c.store().delete(batch);
+      }
+    }
+  }
+}

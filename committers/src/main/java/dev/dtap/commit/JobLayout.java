@@ -1,0 +1,115 @@
+package dev.dtap.commit;
+
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Where a job's commit data lives in the destination's store, all under one hidden directory next
+ * to the output, {@code <dest>/__dtap_job-<uuid>/}:
+ *
+ * <ul>
+ *   <li>{@code journal/<task>/<attempt>/<entry>}: one entry per upload, written before its data;
+ *   <li>{@code tasks/<task>/<generation>}: task commit records, the highest generation of a task
+ *       winning (see {@link TaskRecords});
+ *   <li>{@code commit}: the commit intent;
+ *   <li>{@code probe}: the conditional-write check of job setup.
+ * </ul>
+ *
+ * Hadoop's input formats skip names starting with {@code _}, so readers of the destination never
+ * see these. Immutable.
+ */
+final class JobLayout {
+  static final String JOB_DIR_PREFIX = "__dtap_job-";
+  private static final AtomicLong ENTRIES = new AtomicLong();
+
+  private final String destPrefix;
+  private final String uuid;
+  private final String jobDir;
+
+  /**
+   * @param destKey the destination's key in the store, without trailing slash ("" for the bucket
+   *     root)
+   * @param uuid the job's unique id
+   */
+  JobLayout(String destKey, String uuid) {
+    this.destPrefix = destKey.isEmpty() ? "" : destKey + "/";
+    this.uuid = uuid;
+    this.jobDir = destPrefix + JOB_DIR_PREFIX + uuid + "/";
+  }
+
+  String uuid() {
+    return uuid;
+  }
+
+  /** @return the destination's key prefix, "" or ending with "/" */
+  String destPrefix() {
+    return destPrefix;
+  }
+
+  String jobDir() {
+    return jobDir;
+  }
+
+  String journalRoot() {
+    return jobDir + "journal/";
+  }
+
+  /** @return the journal directory of a task: its attempts' directories are under it */
+  String journalTaskDir(String taskId) {
+    return journalRoot() + taskId + "/";
+  }
+
+  String journalDir(String attempt) {
+    return journalTaskDir(taskOf(attempt)) + attempt + "/";
+  }
+
+  /**
+   * The task an attempt belongs to.
+   *
+   * @param attempt a task attempt id
+   * @return its task id; the attempt id itself when it is not in Hadoop's format
+   */
+  static String taskOf(String attempt) {
+    try {
+      return org.apache.hadoop.mapreduce.TaskAttemptID.forName(attempt).getTaskID().toString();
+    } catch (IllegalArgumentException e) {
+      return attempt;
+    }
+  }
+
+  /** @return a journal entry name no other writer uses */
+  static String newEntryName() {
+    return String.format(
+        Locale.ROOT, "%08d-%08x", ENTRIES.incrementAndGet(), ThreadLocalRandom.current().nextInt());
+  }
+
+  String tasksRoot() {
+    return jobDir + "tasks/";
+  }
+
+  String taskDir(String taskId) {
+    return tasksRoot() + taskId + "/";
+  }
+
+  String intent() {
+    return jobDir + "commit";
+  }
+
+  String probe() {
+    return jobDir + "probe";
+  }
+
+  String success() {
+    return destPrefix + "_SUCCESS";
+  }
+
+  /**
+   * @param key a key in the store
+   * @return whether it is part of some job's commit data (ours or another job's)
+   */
+  static boolean isCommitData(String destPrefix, String key) {
+    String rel = key.substring(destPrefix.length());
+    return rel.startsWith(JOB_DIR_PREFIX) || rel.startsWith(MagicPaths.MAGIC_PREFIX);
+  }
+}

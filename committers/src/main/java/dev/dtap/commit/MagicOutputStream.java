@@ -1,0 +1,238 @@
+package dev.dtap.commit;
+
+import dev.dtap.commit.store.MultipartStore;
+import dev.dtap.commit.store.PartData;
+import dev.dtap.commit.store.UploadedPart;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A file written under a magic path: its bytes stream to an uncompleted multipart upload at the
+ * final key. The upload is started, and journaled, when the first part is full or at close; parts
+ * upload in the background while the writer goes on, at most {@code activeParts} at once, so the
+ * stream holds at most {@code (activeParts + 1) x partSize} bytes. Close waits for every part and
+ * leaves the upload pending for job commit.
+ *
+ * <p>Not thread-safe, as output streams are not.
+ */
+final class MagicOutputStream extends OutputStream {
+  private static final Logger LOG = LoggerFactory.getLogger(MagicOutputStream.class);
+  private static final int FIRST_BUFFER = 64 << 10;
+
+  private final MultipartStore store;
+  private final JobLayout layout;
+  private final String key;
+  private final String attempt;
+  private final String attemptKey;
+  private final String magicPath;
+  private final int partSize;
+  private final Semaphore active;
+  private final Executor pool;
+  private final List<CompletableFuture<UploadedPart>> parts = new ArrayList<>();
+
+  private byte[] buffer;
+  private int buffered;
+  private long total;
+  private String uploadId;
+  private String journalName;
+  private boolean closed;
+  private IOException failure;
+
+  MagicOutputStream(
+      MultipartStore store,
+      JobLayout layout,
+      String key,
+      String attempt,
+      String magicPath,
+      int partSize,
+      int activeParts,
+      Executor pool) {
+    this.store = store;
+    this.layout = layout;
+    this.key = key;
+    this.attempt = attempt;
+    this.attemptKey = UploadTracker.attemptKey(store.describe(), layout, attempt);
+    this.magicPath = magicPath;
+    this.partSize = partSize;
+    this.active = new Semaphore(activeParts);
+    this.pool = pool;
+    this.buffer = new byte[Math.min(FIRST_BUFFER, partSize)];
+    UploadTracker.INSTANCE.opened(attemptKey);
+  }
+
+  @Override
+  public void write(int b) throws IOException {
+    write(new byte[] {(byte) b}, 0, 1);
+  }
+
+  @Override
+  public void write(byte[] b, int off, int len) throws IOException {
+    checkUsable();
+    if ((off | len) < 0 || off + len > b.length) {
+      throw new IndexOutOfBoundsException("off " + off + ", len " + len + ", array " + b.length);
+    }
+    while (len > 0) {
+      if (buffered == buffer.length && buffer.length < partSize) {
+        buffer = Arrays.copyOf(buffer, (int) Math.min((long) buffer.length * 2, partSize));
+      }
+      int n = Math.min(len, buffer.length - buffered);
+      System.arraycopy(b, off, buffer, buffered, n);
+      buffered += n;
+      total += n;
+      off += n;
+      len -= n;
+      if (buffered == partSize) {
+        sendPart();
+        buffer = new byte[partSize];
+        buffered = 0;
+      }
+    }
+  }
+
+  /** Starts the upload and writes its journal entry, before any data goes out. */
+  private void start() throws IOException {
+    if (uploadId != null) {
+      return;
+    }
+    String id = store.initiate(key);
+    String name = JobLayout.newEntryName();
+    try {
+      store.put(
+          layout.journalDir(attempt) + name,
+          new JournalEntry(key, id, attempt, System.currentTimeMillis()).encode());
+    } catch (IOException e) {
+      abortQuietly(id);
+      throw e;
+    }
+    uploadId = id;
+    journalName = name;
+  }
+
+  private void sendPart() throws IOException {
+    start();
+    int number = parts.size() + 1;
+    if (number > 10_000) {
+      throw fail(new IOException("File " + magicPath + " needs more than 10,000 parts; raise " + CommitterKeys.PART_SIZE.name()));
+    }
+    byte[] data = buffer;
+    int length = buffered;
+    try {
+      active.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw fail(new InterruptedIOException("interrupted writing " + magicPath));
+    }
+    CompletableFuture<UploadedPart> f = new CompletableFuture<>();
+    parts.add(f);
+    String id = uploadId;
+    pool.execute(
+        () -> {
+          try {
+            f.complete(store.uploadPart(key, id, number, PartData.of(data, 0, length)));
+          } catch (Throwable t) {
+            f.completeExceptionally(t);
+          } finally {
+            active.release();
+          }
+        });
+  }
+
+  private void checkUsable() throws IOException {
+    if (closed) {
+      throw new IOException("Stream to " + magicPath + " is closed");
+    }
+    if (failure != null) {
+      throw new IOException("Stream to " + magicPath + " failed earlier", failure);
+    }
+    for (CompletableFuture<UploadedPart> f : parts) {
+      if (f.isCompletedExceptionally()) {
+        throw fail(cause(f));
+      }
+    }
+  }
+
+  private IOException fail(IOException e) {
+    failure = e;
+    return e;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    PendingFile done = null;
+    try {
+      if (failure != null) {
+        throw new IOException("Stream to " + magicPath + " failed earlier", failure);
+      }
+      if (buffered > 0 || parts.isEmpty()) {
+        sendPart();
+      }
+      List<UploadedPart> uploaded = new ArrayList<>(parts.size());
+      for (CompletableFuture<UploadedPart> f : parts) {
+        uploaded.add(await(f));
+      }
+      done = new PendingFile(key, uploadId, journalName, total, uploaded);
+    } catch (IOException | RuntimeException e) {
+      if (uploadId != null) {
+        for (CompletableFuture<UploadedPart> f : parts) {
+          f.cancel(false);
+        }
+        abortQuietly(uploadId);
+      }
+      throw e;
+    } finally {
+      buffer = null;
+      UploadTracker.INSTANCE.closed(attemptKey, magicPath, done);
+    }
+  }
+
+  private UploadedPart await(CompletableFuture<UploadedPart> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted closing " + magicPath);
+    } catch (ExecutionException e) {
+      throw cause(f);
+    }
+  }
+
+  private IOException cause(CompletableFuture<UploadedPart> f) {
+    try {
+      f.join();
+      return new IOException("no failure");
+    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+      Throwable c = e.getCause() == null ? e : e.getCause();
+      return c instanceof IOException
+          ? (IOException) c
+          : new IOException("Uploading " + magicPath + " failed: " + c, c);
+    }
+  }
+
+  private void abortQuietly(String id) {
+    try {
+      store.abort(key, id);
+    } catch (IOException e) {
+      // the journal still lists the upload: job commit or abort finds it
+      LOG.warn("Could not abort upload {} of {}: {}", id, key, e.toString());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "MagicOutputStream{" + magicPath + " -> " + store.describe() + "/" + key + "}";
+  }
+}

@@ -1,0 +1,125 @@
+package dev.dtap.commit;
+
+import dev.dtap.commit.store.UploadedPart;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A file a task wrote as an uncompleted multipart upload: where it goes, the upload, its parts and
+ * its journal entry. Immutable.
+ */
+final class PendingFile {
+  private final String key;
+  private final String uploadId;
+  private final String journalName;
+  private final long length;
+  private final List<UploadedPart> parts;
+
+  PendingFile(String key, String uploadId, String journalName, long length, List<UploadedPart> parts) {
+    this.key = key;
+    this.uploadId = uploadId;
+    this.journalName = journalName;
+    this.length = length;
+    this.parts = Collections.unmodifiableList(new ArrayList<>(parts));
+  }
+
+  String key() {
+    return key;
+  }
+
+  String uploadId() {
+    return uploadId;
+  }
+
+  /** @return the journal entry's name within its attempt's journal directory */
+  String journalName() {
+    return journalName;
+  }
+
+  long length() {
+    return length;
+  }
+
+  List<UploadedPart> parts() {
+    return parts;
+  }
+
+  /**
+   * The etag S3 and S3-compatible stores give an object completed from these parts: the MD5 of the
+   * parts' binary MD5s, a dash and the part count. Used to recognise an upload that was completed
+   * by an earlier run of job commit.
+   *
+   * @return the expected etag without quotes, or null if a part's etag is not an MD5
+   */
+  String expectedEtag() {
+    try {
+      MessageDigest md5 = MessageDigest.getInstance("MD5");
+      for (UploadedPart p : parts) {
+        String hex = unquote(p.etag());
+        if (!hex.matches("[0-9a-fA-F]{32}")) {
+          return null;
+        }
+        for (int i = 0; i < 32; i += 2) {
+          md5.update((byte) Integer.parseInt(hex.substring(i, i + 2), 16));
+        }
+      }
+      StringBuilder sb = new StringBuilder();
+      for (byte b : md5.digest()) {
+        sb.append(String.format(Locale.ROOT, "%02x", b));
+      }
+      return sb.append('-').append(parts.size()).toString();
+    } catch (NoSuchAlgorithmException e) {
+      return null;
+    }
+  }
+
+  static String unquote(String etag) {
+    if (etag == null) {
+      return "";
+    }
+    String e = etag.trim();
+    if (e.startsWith("W/")) {
+      e = e.substring(2);
+    }
+    if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
+      e = e.substring(1, e.length() - 1);
+    }
+    return e;
+  }
+
+  void write(com.fasterxml.jackson.core.JsonGenerator g) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("key", key);
+    g.writeStringField("uploadId", uploadId);
+    g.writeStringField("journal", journalName);
+    g.writeNumberField("length", length);
+    g.writeArrayFieldStart("parts");
+    for (UploadedPart p : parts) {
+      g.writeStartObject();
+      g.writeNumberField("number", p.number());
+      g.writeStringField("etag", p.etag());
+      g.writeNumberField("size", p.size());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  static PendingFile read(Json.Fields f) throws IOException {
+    List<UploadedPart> parts = new ArrayList<>();
+    for (Json.Fields p : f.objects("parts")) {
+      parts.add(new UploadedPart((int) p.number("number"), p.string("etag"), p.number("size")));
+    }
+    return new PendingFile(f.string("key"), f.string("uploadId"), f.string("journal"), f.number("length"), parts);
+  }
+
+  @Override
+  public String toString() {
+    return key + " (upload " + uploadId + ", " + length + " bytes in " + parts.size() + " parts)";
+  }
+}

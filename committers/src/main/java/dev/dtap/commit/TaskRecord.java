@@ -1,0 +1,123 @@
+package dev.dtap.commit;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What a committed task attempt leaves for job commit: the uncompleted uploads of its files, and
+ * the partitions they go to. Stored once per commit under the task's records directory, with a
+ * generation number that orders commits of attempts of one task. Immutable.
+ */
+final class TaskRecord {
+  private final String jobUuid;
+  private final String taskId;
+  private final String attemptId;
+  private final int generation;
+  private final long created;
+  private final List<String> partitions;
+  private final List<PendingFile> files;
+
+  TaskRecord(
+      String jobUuid,
+      String taskId,
+      String attemptId,
+      int generation,
+      long created,
+      List<String> partitions,
+      List<PendingFile> files) {
+    this.jobUuid = jobUuid;
+    this.taskId = taskId;
+    this.attemptId = attemptId;
+    this.generation = generation;
+    this.created = created;
+    this.partitions = Collections.unmodifiableList(new ArrayList<>(partitions));
+    this.files = Collections.unmodifiableList(new ArrayList<>(files));
+  }
+
+  String jobUuid() {
+    return jobUuid;
+  }
+
+  String taskId() {
+    return taskId;
+  }
+
+  String attemptId() {
+    return attemptId;
+  }
+
+  int generation() {
+    return generation;
+  }
+
+  long created() {
+    return created;
+  }
+
+  List<String> partitions() {
+    return partitions;
+  }
+
+  List<PendingFile> files() {
+    return files;
+  }
+
+  TaskRecord withGeneration(int g) {
+    return new TaskRecord(jobUuid, taskId, attemptId, g, created, partitions, files);
+  }
+
+  long bytes() {
+    long sum = 0;
+    for (PendingFile f : files) {
+      sum += f.length();
+    }
+    return sum;
+  }
+
+  byte[] encode() throws IOException {
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          g.writeNumberField("version", 1);
+          g.writeStringField("jobUuid", jobUuid);
+          g.writeStringField("taskId", taskId);
+          g.writeStringField("attemptId", attemptId);
+          g.writeNumberField("generation", generation);
+          g.writeNumberField("created", created);
+          g.writeArrayFieldStart("partitions");
+          for (String p : partitions) {
+            g.writeString(p);
+          }
+          g.writeEndArray();
+          g.writeArrayFieldStart("files");
+          for (PendingFile f : files) {
+            f.write(g);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+        });
+  }
+
+  static TaskRecord decode(byte[] data, String source) throws IOException {
+    Json.Fields f = new Json.Fields(Json.parse(data, source), source);
+    List<PendingFile> files = new ArrayList<>();
+    for (Json.Fields x : f.objects("files")) {
+      files.add(PendingFile.read(x));
+    }
+    return new TaskRecord(
+        f.string("jobUuid"),
+        f.string("taskId"),
+        f.string("attemptId"),
+        (int) f.number("generation"),
+        f.number("created"),
+        f.strings("partitions"),
+        files);
+  }
+
+  @Override
+  public String toString() {
+    return "commit of " + attemptId + " (generation " + generation + ", " + files.size() + " files)";
+  }
+}

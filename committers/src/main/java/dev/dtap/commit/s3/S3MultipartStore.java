@@ -1,0 +1,370 @@
+package dev.dtap.commit.s3;
+
+import dev.dtap.commit.store.MultipartStore;
+import dev.dtap.commit.store.ObjectInfo;
+import dev.dtap.commit.store.PartData;
+import dev.dtap.commit.store.StoreStatistics;
+import dev.dtap.commit.store.StoreStatistics.Op;
+import dev.dtap.commit.store.UploadedPart;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.hadoop.fs.RemoteIterator;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.ListPartsResponse;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.Part;
+import software.amazon.awssdk.services.s3.model.S3Error;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * {@link MultipartStore} over one S3 bucket with the AWS SDK v2. Thread-safe; owns its client.
+ */
+final class S3MultipartStore implements MultipartStore {
+  private static final int DELETE_BATCH = 1000;
+
+  private final S3Client s3;
+  private final String bucket;
+  private final boolean conditionalPut;
+  private final StoreStatistics stats = new StoreStatistics();
+
+  S3MultipartStore(S3Client s3, String bucket, boolean conditionalPut) {
+    this.s3 = s3;
+    this.bucket = bucket;
+    this.conditionalPut = conditionalPut;
+  }
+
+  private String where(String key) {
+    return "s3a://" + bucket + "/" + key;
+  }
+
+  @Override
+  public String describe() {
+    return "s3a://" + bucket;
+  }
+
+  @Override
+  public String initiate(String key) throws IOException {
+    stats.request(Op.INITIATE);
+    try {
+      return s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+    } catch (SdkException e) {
+      throw S3Errors.translate("initiate upload to", where(key), e);
+    }
+  }
+
+  @Override
+  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+      throws IOException {
+    stats.request(Op.UPLOAD_PART);
+    ContentStreamProvider content = () -> {
+      try {
+        return data.open();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+    try {
+      String etag =
+          s3.uploadPart(
+                  b ->
+                      b.bucket(bucket)
+                          .key(key)
+                          .uploadId(uploadId)
+                          .partNumber(partNumber)
+                          .contentLength(data.length()),
+                  RequestBody.fromContentProvider(content, data.length(), "application/octet-stream"))
+              .eTag();
+      stats.uploaded(data.length());
+      return new UploadedPart(partNumber, etag, data.length());
+    } catch (SdkException e) {
+      throw S3Errors.translate("upload part " + partNumber + " of upload " + uploadId + " to", where(key), e);
+    }
+  }
+
+  @Override
+  public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
+    stats.request(Op.COMPLETE);
+    List<CompletedPart> done = new ArrayList<>(parts.size());
+    for (UploadedPart p : parts) {
+      done.add(CompletedPart.builder().partNumber(p.number()).eTag(p.etag()).build());
+    }
+    try {
+      return s3.completeMultipartUpload(
+              b ->
+                  b.bucket(bucket)
+                      .key(key)
+                      .uploadId(uploadId)
+                      .multipartUpload(CompletedMultipartUpload.builder().parts(done).build()))
+          .eTag();
+    } catch (SdkException e) {
+      throw S3Errors.translate("complete upload " + uploadId + " to", where(key), e);
+    }
+  }
+
+  @Override
+  public boolean abort(String key, String uploadId) throws IOException {
+    stats.request(Op.ABORT);
+    try {
+      s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+      return true;
+    } catch (SdkException e) {
+      if (S3Errors.isNoSuchUpload(e)) {
+        return false;
+      }
+      throw S3Errors.translate("abort upload " + uploadId + " to", where(key), e);
+    }
+  }
+
+  @Override
+  public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
+    List<UploadedPart> parts = new ArrayList<>();
+    Integer marker = null;
+    try {
+      while (true) {
+        stats.request(Op.LIST_PARTS);
+        Integer m = marker;
+        ListPartsResponse r =
+            s3.listParts(
+                b -> {
+                  b.bucket(bucket).key(key).uploadId(uploadId);
+                  if (m != null) {
+                    b.partNumberMarker(m);
+                  }
+                });
+        for (Part p : r.parts()) {
+          parts.add(new UploadedPart(p.partNumber(), p.eTag(), p.size()));
+        }
+        if (!Boolean.TRUE.equals(r.isTruncated()) || r.nextPartNumberMarker() == null) {
+          return Optional.of(parts);
+        }
+        marker = r.nextPartNumberMarker();
+      }
+    } catch (SdkException e) {
+      if (S3Errors.isNoSuchUpload(e)) {
+        return Optional.empty();
+      }
+      throw S3Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
+    }
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    stats.request(Op.PUT);
+    try {
+      s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(data));
+      stats.uploaded(data.length);
+    } catch (SdkException e) {
+      throw S3Errors.translate("put", where(key), e);
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(String key, byte[] data) throws IOException {
+    if (!conditionalPut) {
+      if (head(key).isPresent()) {
+        return false;
+      }
+      put(key, data);
+      return true;
+    }
+    stats.request(Op.PUT);
+    try {
+      s3.putObject(b -> b.bucket(bucket).key(key).ifNoneMatch("*"), RequestBody.fromBytes(data));
+      stats.uploaded(data.length);
+      return true;
+    } catch (SdkException e) {
+      // 412: the object exists; 409: a concurrent conditional write to the key is in progress
+      if (S3Errors.isStatus(e, 412) || S3Errors.isStatus(e, 409)) {
+        return false;
+      }
+      throw S3Errors.translate("conditional put", where(key), e);
+    }
+  }
+
+  @Override
+  public boolean supportsConditionalPut() {
+    return conditionalPut;
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) throws IOException {
+    stats.request(Op.GET);
+    try {
+      ResponseBytes<GetObjectResponse> r = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+      return Optional.of(r.asByteArrayUnsafe());
+    } catch (SdkException e) {
+      if (S3Errors.isMissing(e)) {
+        return Optional.empty();
+      }
+      throw S3Errors.translate("get", where(key), e);
+    }
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) throws IOException {
+    stats.request(Op.HEAD);
+    try {
+      HeadObjectResponse r = s3.headObject(b -> b.bucket(bucket).key(key));
+      long mtime = r.lastModified() == null ? 0 : r.lastModified().toEpochMilli();
+      return Optional.of(new ObjectInfo(key, r.contentLength(), r.eTag(), mtime));
+    } catch (SdkException e) {
+      if (S3Errors.isMissing(e)) {
+        return Optional.empty();
+      }
+      throw S3Errors.translate("head", where(key), e);
+    }
+  }
+
+  @Override
+  public RemoteIterator<ObjectInfo> list(String prefix) throws IOException {
+    return new Pages<ObjectInfo>(prefix, false) {
+      @Override
+      Iterator<ObjectInfo> items(ListObjectsV2Response page) {
+        List<ObjectInfo> out = new ArrayList<>(page.contents().size());
+        for (S3Object o : page.contents()) {
+          long mtime = o.lastModified() == null ? 0 : o.lastModified().toEpochMilli();
+          out.add(new ObjectInfo(o.key(), o.size(), o.eTag(), mtime));
+        }
+        return out.iterator();
+      }
+    };
+  }
+
+  @Override
+  public RemoteIterator<String> listChildPrefixes(String prefix) throws IOException {
+    return new Pages<String>(prefix, true) {
+      @Override
+      Iterator<String> items(ListObjectsV2Response page) {
+        List<String> out = new ArrayList<>(page.commonPrefixes().size());
+        for (CommonPrefix p : page.commonPrefixes()) {
+          out.add(p.prefix());
+        }
+        return out.iterator();
+      }
+    };
+  }
+
+  @Override
+  public void delete(Collection<String> keys) throws IOException {
+    List<ObjectIdentifier> batch = new ArrayList<>(Math.min(keys.size(), DELETE_BATCH));
+    for (String k : keys) {
+      batch.add(ObjectIdentifier.builder().key(k).build());
+      if (batch.size() == DELETE_BATCH) {
+        deleteBatch(batch);
+        batch.clear();
+      }
+    }
+    if (!batch.isEmpty()) {
+      deleteBatch(batch);
+    }
+  }
+
+  private void deleteBatch(List<ObjectIdentifier> batch) throws IOException {
+    stats.request(Op.DELETE);
+    List<ObjectIdentifier> ids = new ArrayList<>(batch);
+    DeleteObjectsResponse r;
+    try {
+      r = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(ids).quiet(true)));
+    } catch (SdkException e) {
+      throw S3Errors.translate("delete " + ids.size() + " objects from", describe(), e);
+    }
+    List<String> failed = new ArrayList<>();
+    for (S3Error err : r.errors()) {
+      if (!"NoSuchKey".equals(err.code())) {
+        failed.add(where(err.key()) + " (" + err.code() + ")");
+      }
+    }
+    if (!failed.isEmpty()) {
+      throw new IOException(
+          "Could not delete "
+              + failed.size()
+              + " objects, including "
+              + failed.subList(0, Math.min(5, failed.size())));
+    }
+  }
+
+  @Override
+  public long minimumPartSize() {
+    return 5L << 20;
+  }
+
+  @Override
+  public StoreStatistics statistics() {
+    return stats;
+  }
+
+  @Override
+  public void close() {
+    s3.close();
+  }
+
+  @Override
+  public String toString() {
+    return "S3MultipartStore{" + describe() + "}";
+  }
+
+  /** A listing fetched a page at a time, as the caller consumes it. */
+  private abstract class Pages<T> implements RemoteIterator<T> {
+    private final String prefix;
+    private final boolean delimited;
+    private String token;
+    private boolean last;
+    private Iterator<T> current = java.util.Collections.emptyIterator();
+
+    Pages(String prefix, boolean delimited) {
+      this.prefix = prefix;
+      this.delimited = delimited;
+    }
+
+    abstract Iterator<T> items(ListObjectsV2Response page);
+
+    @Override
+    public boolean hasNext() throws IOException {
+      while (!current.hasNext() && !last) {
+        stats.request(Op.LIST);
+        ListObjectsV2Request.Builder b = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix);
+        if (delimited) {
+          b.delimiter("/");
+        }
+        if (token != null) {
+          b.continuationToken(token);
+        }
+        ListObjectsV2Response page;
+        try {
+          page = s3.listObjectsV2(b.build());
+        } catch (SdkException e) {
+          throw S3Errors.translate("list", where(prefix), e);
+        }
+        current = items(page);
+        token = page.nextContinuationToken();
+        last = !Boolean.TRUE.equals(page.isTruncated()) || token == null;
+      }
+      return current.hasNext();
+    }
+
+    @Override
+    public T next() throws IOException {
+      if (!hasNext()) {
+        throw new NoSuchElementException("no more objects under " + where(prefix));
+      }
+      return current.next();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.dtap.commit.s3;
+
+import dev.dtap.commit.CommitterKeys;
+import dev.dtap.commit.store.MultipartStore;
+import dev.dtap.commit.store.MultipartStoreFactory;
+import dev.dtap.fs.config.ConfigReader;
+import dev.dtap.fs.spi.TapContext;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/**
+ * Serves taps whose root is an {@code s3a://}, {@code s3://} or {@code s3n://} bucket, with an S3
+ * client configured from the tap's own {@code fs.s3a.*} settings. Thread-safe.
+ */
+public final class S3StoreFactory implements MultipartStoreFactory {
+  /** Creates the factory; found through {@link java.util.ServiceLoader}. */
+  public S3StoreFactory() {}
+
+  @Override
+  public Optional<MultipartStore> create(TapContext tap) throws IOException {
+    URI root = tap.config().root();
+    String scheme = root.getScheme() == null ? "" : root.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("s3a") && !scheme.equals("s3") && !scheme.equals("s3n")) {
+      return Optional.empty();
+    }
+    String bucket = root.getAuthority();
+    if (bucket == null || bucket.isEmpty()) {
+      throw new IOException("Tap '" + tap.config().name() + "' has no bucket in its URI " + root);
+    }
+    S3Settings settings = S3Settings.read(bucket, tap.backendConfiguration(), tap.config().name());
+    boolean conditional =
+        new ConfigReader(tap.siteConfiguration())
+            .getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true);
+    return Optional.of(new S3MultipartStore(client(settings), bucket, conditional));
+  }
+
+  static S3Client client(S3Settings s) {
+    S3ClientBuilder b =
+        S3Client.builder()
+            .httpClientBuilder(
+                ApacheHttpClient.builder()
+                    .maxConnections(s.maxConnections())
+                    .connectionTimeout(Duration.ofSeconds(20))
+                    .socketTimeout(Duration.ofSeconds(200)))
+            .overrideConfiguration(ClientOverrideConfiguration.builder().retryPolicy(RetryMode.STANDARD).build())
+            .credentialsProvider(s.credentials().provider())
+            .forcePathStyle(s.pathStyle());
+    if (s.endpoint() != null) {
+      b.endpointOverride(s.endpoint());
+    }
+    b.region(s.region() != null ? Region.of(s.region()) : regionOrDefault());
+    return b.build();
+  }
+
+  private static Region regionOrDefault() {
+    try {
+      return new DefaultAwsRegionProviderChain().getRegion();
+    } catch (RuntimeException e) {
+      // as S3A does without a region: us-east-1 signs requests the global endpoint redirects
+      return Region.US_EAST_1;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package dev.dtap.commit.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The bytes of one part, readable more than once so that a failed request can be retried.
+ * Implementations are immutable.
+ */
+public interface PartData {
+  /** @return the number of bytes */
+  long length();
+
+  /**
+   * Opens the bytes from the start.
+   *
+   * @return a new stream; the caller closes it
+   * @throws IOException if the bytes cannot be read
+   */
+  InputStream open() throws IOException;
+
+  /**
+   * Bytes held in memory.
+   *
+   * @param buffer the array, not copied: it must not change until the upload returns
+   * @param offset where the part starts
+   * @param length the part's size
+   * @return the part
+   */
+  static PartData of(byte[] buffer, int offset, int length) {
+    return new PartData() {
+      @Override
+      public long length() {
+        return length;
+      }
+
+      @Override
+      public InputStream open() {
+        return new ByteArrayInputStream(buffer, offset, length);
+      }
+    };
+  }
+
+  /**
+   * A range of a local file.
+   *
+   * @param file the file
+   * @param offset where the part starts
+   * @param length the part's size
+   * @return the part
+   */
+  static PartData ofFile(Path file, long offset, long length) {
+    return new PartData() {
+      @Override
+      public long length() {
+        return length;
+      }
+
+      @Override
+      public InputStream open() throws IOException {
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+        ch.position(offset);
+        InputStream in = Channels.newInputStream(ch);
+        return new java.io.FilterInputStream(in) {
+          private long left = length;
+
+          @Override
+          public int read() throws IOException {
+            if (left <= 0) {
+              return -1;
+            }
+            int b = super.read();
+            if (b >= 0) {
+              left--;
+            }
+            return b;
+          }
+
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            if (left <= 0) {
+              return -1;
+            }
+            int n = super.read(b, off, (int) Math.min(len, left));
+            if (n > 0) {
+              left -= n;
+            }
+            return n;
+          }
+
+          @Override
+          public int available() {
+            return (int) Math.min(Integer.MAX_VALUE, left);
+          }
+        };
+      }
+    };
+  }
+}

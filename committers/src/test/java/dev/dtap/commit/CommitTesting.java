@@ -1,0 +1,111 @@
+package dev.dtap.commit;
+
+import dev.dtap.commit.store.MultipartStore;
+import dev.dtap.commit.store.ObjectInfo;
+import dev.dtap.fs.DataTapFileSystem;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * What committer tests outside this package need of its internals: the failure-injection seam of
+ * job commit and a view of a job's journal and pending uploads.
+ */
+public final class CommitTesting {
+  private CommitTesting() {}
+
+  /** A journaled upload. */
+  public static final class Upload {
+    public final String key;
+    public final String uploadId;
+
+    Upload(String key, String uploadId) {
+      this.key = key;
+      this.uploadId = uploadId;
+    }
+
+    @Override
+    public String toString() {
+      return key + "#" + uploadId;
+    }
+  }
+
+  /**
+   * Installs a listener called at each step of job commit in this JVM (null removes it).
+   *
+   * @param listener gets the step name and, for completes, the count so far
+   */
+  public static void onCommitStep(StepListener listener) {
+    CommitSteps.setListener(listener == null ? null : listener::reached);
+  }
+
+  /** Called at each step of job commit. */
+  public interface StepListener {
+    void reached(String step, long count) throws IOException;
+  }
+
+  /** @return the step names of job commit, in order */
+  public static List<String> steps() {
+    return java.util.Arrays.asList(
+        CommitSteps.LISTED,
+        CommitSteps.INTENT_WRITTEN,
+        CommitSteps.REPLACED,
+        CommitSteps.COMPLETED,
+        CommitSteps.SUCCESS_WRITTEN,
+        CommitSteps.CLEANED);
+  }
+
+  /** @return the store of the tap a dtap path is on */
+  public static MultipartStore store(Path dest, Configuration conf) throws IOException {
+    return TapStore.of((DataTapFileSystem) dest.getFileSystem(conf), "test").store();
+  }
+
+  /**
+   * Every upload a job's journal names.
+   *
+   * @param dest the job's destination
+   * @param conf configuration with the tap
+   * @param jobUuid the job's unique id
+   * @return the uploads
+   */
+  public static List<Upload> journaled(Path dest, Configuration conf, String jobUuid) throws IOException {
+    DataTapFileSystem fs = (DataTapFileSystem) dest.getFileSystem(conf);
+    TapStore ts = TapStore.of(fs, "test");
+    JobLayout layout = new JobLayout(ts.key(fs.makeQualified(dest)), jobUuid);
+    List<Upload> out = new ArrayList<>();
+    RemoteIterator<ObjectInfo> it = ts.store().list(layout.journalRoot());
+    while (it.hasNext()) {
+      String key = it.next().key();
+      JournalEntry e = JournalEntry.decode(ts.store().get(key).get(), key);
+      out.add(new Upload(e.key(), e.uploadId()));
+    }
+    return out;
+  }
+
+  /**
+   * The uploads of a list that are still pending, asked of the store with list-parts one by one.
+   *
+   * @return the pending ones
+   */
+  public static List<Upload> pending(Path dest, Configuration conf, List<Upload> uploads) throws IOException {
+    MultipartStore store = store(dest, conf);
+    List<Upload> out = new ArrayList<>();
+    for (Upload u : uploads) {
+      if (store.listParts(u.key, u.uploadId).isPresent()) {
+        out.add(u);
+      }
+    }
+    return out;
+  }
+
+  /** @return whether any object of the job's directory is left */
+  public static boolean jobDirExists(Path dest, Configuration conf, String jobUuid) throws IOException {
+    DataTapFileSystem fs = (DataTapFileSystem) dest.getFileSystem(conf);
+    TapStore ts = TapStore.of(fs, "test");
+    JobLayout layout = new JobLayout(ts.key(fs.makeQualified(dest)), jobUuid);
+    return ts.store().list(layout.jobDir()).hasNext();
+  }
+}

@@ -1,0 +1,51 @@
+package dev.dtap.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dtap.fs.testing.ConfigDocs;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+class TestCommitterConfig {
+  @Test
+  void defaults() throws Exception {
+    CommitterConfig c = CommitterConfig.parse(new Configuration(false));
+    assertThat(c.name()).isNull();
+    assertThat(c.conflictMode()).isEqualTo(ConflictMode.APPEND);
+    assertThat(c.partitioned()).isFalse();
+    assertThat(c.threads()).isEqualTo(32);
+    assertThat(c.partSize()).isEqualTo(8L << 20);
+    assertThat(c.activeParts()).isEqualTo(2);
+    assertThat(c.markSuccess()).isTrue();
+  }
+
+  @Test
+  void badValuesNameTheKeyAndTheAcceptedValues() {
+    assertBad(CommitterKeys.NAME.name(), "directory", "magic, staging, file");
+    assertBad(CommitterKeys.CONFLICT_MODE.name(), "overwrite", "fail, append, replace");
+    assertBad(CommitterKeys.LAYOUT.name(), "flat", "directory or partitioned");
+    assertBad(CommitterKeys.THREADS.name(), "0", "1 to 1024");
+    assertBad(CommitterKeys.PART_SIZE.name(), "1m", "5m");
+    assertBad(CommitterKeys.ACTIVE_PARTS.name(), "many", "1 to 64");
+    assertBad(CommitterKeys.CONDITIONAL_PUT.name(), "yes", "true or false");
+    assertBad(CommitterKeys.UUID.name(), "a/b", "letters, digits");
+  }
+
+  private static void assertBad(String key, String value, String accepted) {
+    Configuration conf = new Configuration(false);
+    conf.set(key, value);
+    assertThatThrownBy(() -> {
+          CommitterConfig.parse(conf);
+          new dev.dtap.fs.config.ConfigReader(conf).getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true);
+        })
+        .as(key)
+        .hasMessageContaining(key)
+        .hasMessageContaining(accepted);
+  }
+
+  @Test
+  void everyKeyIsDocumented() throws Exception {
+    ConfigDocs.assertDocumented(CommitterKeys.all());
+  }
+}
