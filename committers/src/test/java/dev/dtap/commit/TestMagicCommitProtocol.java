@@ -4,7 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /** The commit protocol scenarios for the magic committer, on the local multipart store. */
-class TestMagicCommitProtocol extends AbstractCommitProtocolTest {
+class TestMagicCommitProtocol extends AbstractDtapCommitProtocolTest {
   @Override
   protected String committerName() {
     return "magic";

@@ -4,7 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /** The commit protocol scenarios for the staging committer, on the local multipart store. */
-class TestStagingCommitProtocol extends AbstractCommitProtocolTest {
+class TestStagingCommitProtocol extends AbstractDtapCommitProtocolTest {
   @Override
   protected String committerName() {
     return "staging";
