@@ -1,5 +1,6 @@
 package dev.dtap.tools;
 
+import dev.dtap.commit.CommitRecovery;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.TapConfig;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
@@ -22,6 +24,8 @@ import org.apache.hadoop.util.ToolRunner;
  * <pre>
  *   dtap taps            list the configured taps (no secrets)
  *   dtap check TAP       open a tap, stat its root, list a few entries
+ *   dtap committer recover [--dry-run] DEST
+ *                        finish or abort the jobs crashed drivers left in DEST
  *   dtap version         print the dtap version
  * </pre>
  */
@@ -50,6 +54,8 @@ public final class DtapTool extends Configured implements Tool {
         return taps();
       case "check":
         return rest.length == 1 ? check(rest[0]) : usage();
+      case "committer":
+        return rest.length >= 2 && rest[0].equals("recover") ? recover(Arrays.copyOfRange(rest, 1, rest.length)) : usage();
       case "version":
         out.println("dtap " + version());
         return 0;
@@ -63,6 +69,9 @@ public final class DtapTool extends Configured implements Tool {
     err.println("Usage: dtap <command>");
     err.println("  taps          list the configured taps");
     err.println("  check <tap>   open a tap, stat its root and list a few entries");
+    err.println("  committer recover [--dry-run] <dtap://tap/dest>");
+    err.println("                commit forward the jobs whose commit had begun, abort the others;");
+    err.println("                only for jobs that are no longer running");
     err.println("  version       print the dtap version");
     return 2;
   }
@@ -105,6 +114,27 @@ public final class DtapTool extends Configured implements Tool {
       return 0;
     } catch (IOException | RuntimeException e) {
       err.println("tap " + tap + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private int recover(String[] args) {
+    boolean dryRun = args.length == 2 && args[0].equals("--dry-run");
+    if (args.length != 1 && !dryRun) {
+      return usage();
+    }
+    Path dest = new Path(args[args.length - 1]);
+    try {
+      List<CommitRecovery.JobReport> reports = CommitRecovery.recover(dest, getConf(), dryRun);
+      if (reports.isEmpty()) {
+        out.println("No unfinished jobs in " + dest);
+      }
+      for (CommitRecovery.JobReport r : reports) {
+        out.println(r);
+      }
+      return 0;
+    } catch (IOException | RuntimeException e) {
+      err.println("recover " + dest + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
       return 1;
     }
   }

@@ -47,6 +47,18 @@ class TestDtapTool {
   }
 
   @Test
+  void committerRecoveryNeedsATapWithAMultipartStore() throws Exception {
+    File root = LocalTaps.newDir("tool");
+    Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", root);
+    assertThat(run(conf, "committer", "recover", "dtap://lake/out")).isEqualTo(1);
+    assertThat(err()).contains("tap 'lake' is file://").contains("fs.dtap.committer.name=file");
+    assertThat(run(conf, "committer", "recover", "file:///tmp/out")).isEqualTo(1);
+    assertThat(err()).contains("dtap:// destinations");
+    assertThat(run(conf, "committer", "recover")).isEqualTo(2);
+    assertThat(err()).contains("committer recover [--dry-run]");
+  }
+
+  @Test
   void checksATap() throws Exception {
     File root = LocalTaps.newDir("tool");
     Files.write(new File(root, "a.txt").toPath(), "abc".getBytes(StandardCharsets.UTF_8));
