@@ -1,0 +1,250 @@
+package dev.dtap.bench;
+
+import dev.dtap.commit.DataTapCommitterFactory;
+import dev.dtap.it.fixtures.MinioFixture;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Job commit on MinIO, as a job does it: setup, 100 tasks writing 10 files each (8 at a time, as 8
+ * containers would) and committing, then job commit. The time is the job's wall time from setup to
+ * the end of job commit.
+ *
+ * <ul>
+ *   <li>{@code committer}: {@code dtap-magic} and {@code dtap-staging} (through a dtap tap over the
+ *       bucket), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
+ *       {@code S3ACommitterFactory}) and {@code file} (FileOutputCommitter over s3a, with Hadoop
+ *       3.4's default algorithm 2);
+ *   <li>{@code fileSize}: {@code 1k} or {@code 8m}.
+ * </ul>
+ *
+ * {@code requestsPerFile} and {@code copyRequests} are counted by the server (MinIO's v3 API
+ * request counters, read before and after each job), so every client is counted alike; the
+ * per-API breakdown of each job is printed.
+ *
+ * <pre>java -jar jmh/target/benchmarks.jar CommitBenchmark</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC"})
+public class CommitBenchmark {
+  static final int TASKS = 100;
+  static final int FILES_PER_TASK = 10;
+  static final int CONTAINERS = 8;
+  private static final Pattern COUNTER =
+      Pattern.compile("^minio_api_requests_total\\{name=\"([A-Za-z0-9]+)\",[^}]*type=\"s3\"[^}]*\\} ([0-9.eE+]+)$");
+
+  @Param({"dtap-magic", "dtap-staging", "s3a-magic", "s3a-directory", "file"})
+  public String committer;
+
+  @Param({"1k", "8m"})
+  public String fileSize;
+
+  private MinioFixture minio;
+  private String bucket;
+  private Configuration conf;
+  private File scratch;
+  private byte[] data;
+  private Path dest;
+  private Map<String, Long> before;
+  private int job;
+
+  /** Server-side request counts of the last job. */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class Requests {
+    public double requestsPerFile;
+    public long copyRequests;
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    minio = MinioFixture.get();
+    bucket = minio.createBucket("commit");
+    scratch = BenchmarkSupport.scratch("commit");
+    data = new byte[fileSize.equals("1k") ? 1024 : 8 << 20];
+    new Random(42).nextBytes(data);
+    conf = new Configuration();
+    minio.configureS3a(conf);
+    minio.addTap(conf, "bench", bucket, "");
+    conf.set("fs.s3a.buffer.dir", new File(scratch, "s3a-buffer").getAbsolutePath());
+    conf.set("fs.s3a.committer.staging.tmp.path", new File(scratch, "s3a-staging").toURI().toString());
+    conf.set("fs.dtap.committer.staging.dir", new File(scratch, "dtap-staging").getAbsolutePath());
+    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    switch (committer) {
+      case "dtap-magic":
+      case "dtap-staging":
+        conf.set("fs.dtap.committer.name", committer.substring(5));
+        break;
+      case "s3a-magic":
+      case "s3a-directory":
+        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory");
+        conf.set("fs.s3a.committer.name", committer.substring(4));
+        break;
+      default:
+        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.mapreduce.lib.output.FileOutputCommitterFactory");
+    }
+  }
+
+  @Setup(Level.Iteration)
+  public void newJob() throws Exception {
+    job++;
+    String out = "out-" + job;
+    dest = new Path(committer.startsWith("dtap") ? "dtap://bench/" + out : "s3a://" + bucket + "/" + out);
+    before = counters();
+  }
+
+  @TearDown(Level.Iteration)
+  public void deleteOutput() {
+    // what the jobs wrote; outside the measured window and after the counters were read
+    List<ObjectIdentifier> keys = new ArrayList<>();
+    for (S3Object o : minio.client().listObjectsV2Paginator(b -> b.bucket(bucket)).contents()) {
+      keys.add(ObjectIdentifier.builder().key(o.key()).build());
+      if (keys.size() == 1000) {
+        List<ObjectIdentifier> batch = new ArrayList<>(keys);
+        minio.client().deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(batch).quiet(true)));
+        keys.clear();
+      }
+    }
+    if (!keys.isEmpty()) {
+      minio.client().deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(keys).quiet(true)));
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    FileSystem.closeAll();
+    BenchmarkSupport.deleteTree(scratch);
+  }
+
+  @Benchmark
+  public void commitJob(Requests requests) throws Exception {
+    Configuration jobConf = new Configuration(conf);
+    jobConf.set(FileOutputFormat.OUTDIR, dest.toString());
+    JobID id = new JobID("2026112" + job, job);
+    JobContext jobContext = new JobContextImpl(jobConf, id);
+    PathOutputCommitter am = PathOutputCommitterFactory.createCommitter(dest, attempt(jobConf, id, 0));
+    am.setupJob(jobContext);
+    ExecutorService containers = Executors.newFixedThreadPool(CONTAINERS);
+    try {
+      List<Future<?>> tasks = new ArrayList<>();
+      for (int t = 0; t < TASKS; t++) {
+        int task = t;
+        tasks.add(containers.submit(() -> {
+          runTask(jobConf, id, task);
+          return null;
+        }));
+      }
+      for (Future<?> f : tasks) {
+        f.get();
+      }
+    } finally {
+      containers.shutdown();
+    }
+    am.commitJob(jobContext);
+
+    Map<String, Long> after = counters();
+    Map<String, Long> delta = new TreeMap<>();
+    long total = 0;
+    for (Map.Entry<String, Long> e : after.entrySet()) {
+      long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+      if (d > 0) {
+        delta.put(e.getKey(), d);
+        total += d;
+      }
+    }
+    int files = TASKS * FILES_PER_TASK;
+    requests.requestsPerFile = (double) total / files;
+    requests.copyRequests = delta.getOrDefault("CopyObject", 0L) + delta.getOrDefault("CopyObjectPart", 0L);
+    System.out.printf("%n%s %s job %d: %d requests for %d files (%.2f per file): %s%n",
+        committer, fileSize, job, total, files, requests.requestsPerFile, delta);
+  }
+
+  private static TaskAttemptContext attempt(Configuration conf, JobID job, int task) {
+    return new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), 0));
+  }
+
+  private void runTask(Configuration jobConf, JobID id, int task) throws Exception {
+    TaskAttemptContext ctx = attempt(jobConf, id, task);
+    PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, ctx);
+    c.setupTask(ctx);
+    Path work = c.getWorkPath();
+    FileSystem fs = work.getFileSystem(jobConf);
+    for (int f = 0; f < FILES_PER_TASK; f++) {
+      try (FSDataOutputStream out = fs.create(new Path(work, String.format("part-%05d-%02d", task, f)), true)) {
+        out.write(data);
+      }
+    }
+    if (c.needsTaskCommit(ctx)) {
+      c.commitTask(ctx);
+    }
+  }
+
+  /** MinIO's S3 API request counters, by API name. */
+  private Map<String, Long> counters() throws IOException {
+    Map<String, Long> m = new TreeMap<>();
+    URI url = minio.apiMetricsUrl();
+    String text;
+    try (InputStream in = url.toURL().openStream()) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    for (String line : text.split("\n")) {
+      Matcher x = COUNTER.matcher(line.trim());
+      if (x.matches()) {
+        m.merge(x.group(1), (long) Double.parseDouble(x.group(2)), Long::sum);
+      }
+    }
+    if (m.isEmpty()) {
+      throw new IOException("No request counters at " + url + ": is MinIO started with MINIO_PROMETHEUS_AUTH_TYPE=public?");
+    }
+    return m;
+  }
+}
