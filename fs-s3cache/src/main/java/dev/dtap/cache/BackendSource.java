@@ -58,13 +58,15 @@ final class BackendSource {
   /** Reads exactly {@code len} bytes at {@code position}. */
   static void readFully(FSDataInputStream in, long position, byte[] buf, int off, int len)
       throws IOException {
-    int done = 0;
-    while (done < len) {
-      int n = in.read(position + done, buf, off + done, len - done);
-      if (n < 0) {
-        throw new EOFException("Backend ended at " + (position + done) + " before " + (position + len));
-      }
-      done += n;
+    try {
+      // the backend's own positioned readFully: S3A asks for the whole range in one request and
+      // seeks once, where a loop of positioned reads pays a seek and a lock per socket read
+      in.readFully(position, buf, off, len);
+    } catch (EOFException e) {
+      EOFException eof =
+          new EOFException("Backend ended before " + (position + len) + " (read from " + position + ")");
+      eof.initCause(e);
+      throw eof;
     }
   }
 
