@@ -177,7 +177,7 @@ final class CachingInputStream extends FSInputStream
     }
     if (firstTouch(key)) {
       counters.miss();
-      return passThrough(position, buf, off, n);
+      return passThrough(position, buf, off, firstTouchSpan(index, n, len));
     }
     // random, cold and met before: only what was asked, now; the page in the background
     counters.miss();
@@ -206,6 +206,28 @@ final class CachingInputStream extends FSInputStream
    */
   private boolean firstTouch(PageKey key) {
     return store.isLoneScan(id) && !store.isLoading(key) && !store.admitScannedPage(key);
+  }
+
+  /**
+   * How far a random read that streams through may go in one backend request: on through the
+   * following pages it spans while they too are neither cached nor met before, so that a read
+   * crossing a page boundary costs one ranged read, not two.
+   *
+   * @param index the first page, met for the first time
+   * @param n the bytes wanted from it
+   * @param len the bytes the caller wants in all
+   */
+  private int firstTouchSpan(long index, int n, int len) {
+    int span = n;
+    for (long next = index + 1; span < len && next * pageSize < length; next++) {
+      PageKey key = id.page(next);
+      if (store.isCachedOrLoading(key) || !firstTouch(key)) {
+        break;
+      }
+      counters.miss();
+      span += Math.min(len - span, pageLength(next));
+    }
+    return span;
   }
 
   /** Reads bytes of a page that is not cached straight from the backend stream. */

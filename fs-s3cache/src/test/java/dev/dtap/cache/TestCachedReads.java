@@ -297,6 +297,28 @@ class TestCachedReads {
   }
 
   @Test
+  void aColdRandomReadAcrossAPageBoundaryIsOneBackendRead() throws Exception {
+    try (FSDataInputStream in = FutureIO.awaitFuture(
+        fs.openFile(file).opt("fs.option.openfile.read.policy", "random").build())) {
+      byte[] buf = new byte[PAGE];
+      long start = 3L * PAGE + PAGE / 2; // half of page 3, half of page 4
+      in.readFully(start, buf);
+      assertThat(buf).isEqualTo(Arrays.copyOfRange(data, (int) start, (int) start + PAGE));
+      assertThat(counter(fs, CacheCounters.BACKEND_READS)).isEqualTo(1);
+      assertThat(counter(fs, CacheCounters.MISSES)).isEqualTo(2);
+
+      // met before now: the pages are loaded and cached, and the bytes are the same
+      in.readFully(start, buf);
+      flush();
+      assertThat(buf).isEqualTo(Arrays.copyOfRange(data, (int) start, (int) start + PAGE));
+      long backendReads = counter(fs, CacheCounters.BACKEND_READS);
+      in.readFully(start, buf);
+      assertThat(buf).isEqualTo(Arrays.copyOfRange(data, (int) start, (int) start + PAGE));
+      assertThat(counter(fs, CacheCounters.BACKEND_READS)).isEqualTo(backendReads);
+    }
+  }
+
+  @Test
   void directoriesArePrivateAndPagesTooAndKeysAreDocumented() throws Exception {
     warm(fs);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheDir.toPath()))).isEqualTo("rwx------");
