@@ -11,6 +11,12 @@ import org.apache.hadoop.conf.Configuration;
  */
 final class CommitterConfig {
   /** The committers a job can choose. */
+  /** The output layout of the staging committer. */
+  private enum Layout {
+    DIRECTORY,
+    PARTITIONED
+  }
+
   enum Name {
     MAGIC,
     STAGING,
@@ -61,26 +67,10 @@ final class CommitterConfig {
    */
   static CommitterConfig parse(Configuration conf) throws InvalidConfigurationException {
     ConfigReader r = new ConfigReader(conf);
-    Name name = null;
-    String n = r.get(CommitterKeys.NAME.name());
-    if (n != null) {
-      name = choice(CommitterKeys.NAME.name(), n, Name.values());
-    }
-    ConflictMode mode = ConflictMode.APPEND;
-    String m = r.get(CommitterKeys.CONFLICT_MODE.name());
-    if (m != null) {
-      mode = choice(CommitterKeys.CONFLICT_MODE.name(), m, ConflictMode.values());
-    }
-    boolean partitioned = false;
-    String layout = r.get(CommitterKeys.LAYOUT.name());
-    if (layout != null) {
-      if (layout.equalsIgnoreCase("partitioned")) {
-        partitioned = true;
-      } else if (!layout.equalsIgnoreCase("directory")) {
-        throw new InvalidConfigurationException(
-            "Invalid value '" + layout + "' for " + CommitterKeys.LAYOUT.name() + ": expected directory or partitioned");
-      }
-    }
+    Name name = r.getEnum(CommitterKeys.NAME.name(), Name.class, null);
+    ConflictMode mode = r.getEnum(CommitterKeys.CONFLICT_MODE.name(), ConflictMode.class, ConflictMode.APPEND);
+    boolean partitioned =
+        r.getEnum(CommitterKeys.LAYOUT.name(), Layout.class, Layout.DIRECTORY) == Layout.PARTITIONED;
     int threads = r.getInt(CommitterKeys.THREADS.name(), 32, 1, 1024);
     // at most 1 GiB: a magic stream buffers a part in one array
     long partSize = r.getBytes(CommitterKeys.PART_SIZE.name(), 8L << 20, 5L << 20, 1L << 30);
@@ -94,20 +84,6 @@ final class CommitterConfig {
           "Invalid value '" + uuid + "' for " + CommitterKeys.UUID.name() + ": use 1-128 letters, digits, '.', '_' or '-'");
     }
     return new CommitterConfig(name, mode, partitioned, threads, partSize, activeParts, stagingDir, markSuccess, uuid);
-  }
-
-  private static <E extends Enum<E>> E choice(String key, String value, E[] values)
-      throws InvalidConfigurationException {
-    StringBuilder accepted = new StringBuilder();
-    for (E e : values) {
-      String v = e.name().toLowerCase(Locale.ROOT);
-      if (v.equalsIgnoreCase(value.trim())) {
-        return e;
-      }
-      accepted.append(accepted.length() == 0 ? "" : ", ").append(v);
-    }
-    throw new InvalidConfigurationException(
-        "Invalid value '" + value + "' for " + key + ": expected one of " + accepted);
   }
 
   /** @return the committer asked for, or null to choose by backend */

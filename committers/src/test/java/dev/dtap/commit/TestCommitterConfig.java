@@ -22,9 +22,9 @@ class TestCommitterConfig {
 
   @Test
   void badValuesNameTheKeyAndTheAcceptedValues() {
-    assertBad(CommitterKeys.NAME.name(), "directory", "magic, staging, file");
+    assertBad(CommitterKeys.NAME.name(), "directory", "[magic, staging, file]");
     assertBad(CommitterKeys.CONFLICT_MODE.name(), "overwrite", "fail, append, replace");
-    assertBad(CommitterKeys.LAYOUT.name(), "flat", "directory or partitioned");
+    assertBad(CommitterKeys.LAYOUT.name(), "flat", "[directory, partitioned]");
     assertBad(CommitterKeys.THREADS.name(), "0", "1 to 1024");
     assertBad(CommitterKeys.PART_SIZE.name(), "1m", "5m");
     assertBad(CommitterKeys.ACTIVE_PARTS.name(), "many", "1 to 64");
