@@ -41,14 +41,6 @@ public final class BenchmarkSupport {
    * @param dir the tree
    */
   public static void deleteTree(File dir) {
-    File[] children = dir.listFiles();
-    if (children != null) {
-      for (File c : children) {
-        deleteTree(c);
-      }
-    }
-    if (!dir.delete() && dir.exists()) {
-      dir.deleteOnExit();
-    }
+    org.apache.hadoop.fs.FileUtil.fullyDelete(dir);
   }
 }
