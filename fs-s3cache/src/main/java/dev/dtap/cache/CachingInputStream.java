@@ -181,14 +181,8 @@ final class CachingInputStream extends FSInputStream
     }
     // random, cold and met before: only what was asked, now; the page in the background
     counters.miss();
-    synchronized (demandLock) {
-      if (demand == null) {
-        demand = source.open(null);
-      }
-      BackendSource.readFully(demand, position, buf, off, n);
-    }
-    counters.backend(n);
-    store.loadInBackground(key, backgroundLoader(index), pageLen, false, counters);
+    passThrough(position, buf, off, n);
+    store.loadInBackground(key, backgroundLoader(index), pageLen, counters);
     return n;
   }
 

@@ -2,7 +2,6 @@ package dev.dtap.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -47,7 +46,6 @@ final class PageStore {
   private final ConcurrentHashMap<PageKey, CompletableFuture<byte[]>> inflight = new ConcurrentHashMap<>();
   /** Pages loaded but not yet on disk: readable while their write is queued. */
   private final ConcurrentHashMap<PageKey, byte[]> pendingWrites = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<PageKey, Boolean> prefetchedUnread = new ConcurrentHashMap<>();
   private final ThreadPoolExecutor background;
   private final ThreadPoolExecutor writer;
   private final AtomicLong budgetUsed = new AtomicLong();
@@ -72,12 +70,6 @@ final class PageStore {
             : Caffeine.newBuilder()
                 .maximumWeight(config.memoryBytes())
                 .weigher((PageKey k, byte[] v) -> v.length + 64)
-                .removalListener(
-                    (PageKey k, byte[] v, RemovalCause c) -> {
-                      if (c.wasEvicted() && k != null && prefetchedUnread.remove(k) != null) {
-                        counters.prefetchWasted();
-                      }
-                    })
                 .build();
     this.disk = new DiskTier(config, counters, io);
     try {
@@ -209,7 +201,6 @@ final class PageStore {
   byte[] get(PageKey key, CacheCounters stream) {
     byte[] data = memoryGet(key);
     if (data != null) {
-      noteUsed(key, stream);
       stream.hitMemory(data.length);
       return data;
     }
@@ -225,7 +216,6 @@ final class PageStore {
     }
     checkDeadline(start, "reading a cached page");
     if (data != null) {
-      noteUsed(key, stream);
       stream.hitDisk(data.length);
       if (memory != null) {
         memory.put(key, data);
@@ -243,7 +233,6 @@ final class PageStore {
   int read(PageKey key, int offset, byte[] dst, int dstOff, int len, CacheCounters stream) {
     byte[] data = memoryGet(key);
     if (data != null && offset + len <= data.length) {
-      noteUsed(key, stream);
       System.arraycopy(data, offset, dst, dstOff, len);
       stream.hitMemory(len);
       return len;
@@ -261,7 +250,6 @@ final class PageStore {
     }
     checkDeadline(start, "reading a cached page");
     if (n > 0) {
-      noteUsed(key, stream);
       stream.hitDisk(n);
     }
     return n;
@@ -284,24 +272,6 @@ final class PageStore {
   private byte[] memoryGet(PageKey key) {
     byte[] data = memory == null ? null : memory.getIfPresent(key);
     return data != null ? data : pendingWrites.get(key);
-  }
-
-  private void noteUsed(PageKey key, CacheCounters stream) {
-    if (prefetchedUnread.remove(key) != null) {
-      stream.prefetchUsed();
-    }
-  }
-
-  /**
-   * Counts a prefetched page that was never read as wasted, unless a reader used it meanwhile.
-   *
-   * @param key a page some stream prefetched
-   * @param stream that stream's counters
-   */
-  void forgetPrefetched(PageKey key, CacheCounters stream) {
-    if (prefetchedUnread.remove(key) != null) {
-      stream.prefetchWasted();
-    }
   }
 
   private void checkDeadline(long start, String what) {
@@ -359,7 +329,6 @@ final class PageStore {
       throws IOException {
     try {
       byte[] data = running.get();
-      noteUsed(key, stream);
       stream.hitMemory(data.length);
       return data;
     } catch (InterruptedException e) {
@@ -408,16 +377,15 @@ final class PageStore {
   }
 
   /**
-   * Loads a page in the background (prefetch, or filling a page a random read bypassed), unless it
+   * Loads a page in the background (filling a page a random read took only part of), unless it
    * is cached or loading already or the byte budget is spent.
    *
    * @param key the page
    * @param loader reads it from the backend
    * @param size the page's size, for the budget
-   * @param prefetch whether this is a prefetch (counted as used or wasted later)
    * @param stream the counters of the stream that asked
    */
-  void loadInBackground(PageKey key, Loader loader, int size, boolean prefetch, CacheCounters stream) {
+  void loadInBackground(PageKey key, Loader loader, int size, CacheCounters stream) {
     if (isCachedOrLoading(key)) {
       return;
     }
@@ -431,13 +399,9 @@ final class PageStore {
           () -> {
             try {
               if (!isCachedOrLoading(key)) {
-                if (prefetch) {
-                  prefetchedUnread.put(key, Boolean.TRUE);
-                }
                 load(key, loader, stream, true);
               }
             } catch (IOException | RuntimeException e) {
-              prefetchedUnread.remove(key);
               LOG.debug("dtap cache: background load failed: {}", e.toString());
             } finally {
               budgetUsed.addAndGet(-size);
@@ -519,7 +483,6 @@ final class PageStore {
     if (memory != null) {
       memory.invalidateAll();
     }
-    prefetchedUnread.clear();
     doorkeeper.clear();
     disk.clear();
   }
