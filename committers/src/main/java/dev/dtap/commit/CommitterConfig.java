@@ -10,13 +10,13 @@ import org.apache.hadoop.conf.Configuration;
  * The committers' settings, parsed and validated once per committer. Immutable and thread-safe.
  */
 final class CommitterConfig {
-  /** The committers a job can choose. */
   /** The output layout of the staging committer. */
   private enum Layout {
     DIRECTORY,
     PARTITIONED
   }
 
+  /** The committers a job can choose. */
   enum Name {
     MAGIC,
     STAGING,
