@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +26,9 @@ import org.slf4j.LoggerFactory;
  */
 final class MagicOutputStream extends OutputStream {
   private static final Logger LOG = LoggerFactory.getLogger(MagicOutputStream.class);
-  private static final int FIRST_BUFFER = 64 << 10;
+  /** A small file takes a small first array; the rest of a part comes in arrays of CHUNK. */
+  private static final int FIRST_CHUNK = 64 << 10;
+  private static final int CHUNK = 1 << 20;
 
   private final MultipartStore store;
   private final JobLayout layout;
@@ -40,7 +41,10 @@ final class MagicOutputStream extends OutputStream {
   private final Executor pool;
   private final List<CompletableFuture<UploadedPart>> parts = new ArrayList<>();
 
-  private byte[] buffer;
+  /** The current part's arrays, filled in order and never copied into a bigger one. */
+  private List<byte[]> chunks = new ArrayList<>();
+  private byte[] chunk;
+  private int inChunk;
   private int buffered;
   private long total;
   private String uploadId;
@@ -66,7 +70,6 @@ final class MagicOutputStream extends OutputStream {
     this.partSize = partSize;
     this.active = new Semaphore(activeParts);
     this.pool = pool;
-    this.buffer = new byte[Math.min(FIRST_BUFFER, partSize)];
     UploadTracker.INSTANCE.opened(attemptKey);
   }
 
@@ -82,18 +85,25 @@ final class MagicOutputStream extends OutputStream {
       throw new IndexOutOfBoundsException("off " + off + ", len " + len + ", array " + b.length);
     }
     while (len > 0) {
-      if (buffered == buffer.length && buffer.length < partSize) {
-        buffer = Arrays.copyOf(buffer, (int) Math.min((long) buffer.length * 2, partSize));
+      if (chunk == null || inChunk == chunk.length) {
+        int size = chunks.isEmpty() && parts.isEmpty() ? FIRST_CHUNK : CHUNK;
+        chunk = new byte[Math.min(size, partSize - buffered)];
+        chunks.add(chunk);
+        inChunk = 0;
       }
-      int n = Math.min(len, buffer.length - buffered);
-      System.arraycopy(b, off, buffer, buffered, n);
+      int n = Math.min(len, chunk.length - inChunk);
+      System.arraycopy(b, off, chunk, inChunk, n);
+      inChunk += n;
       buffered += n;
       total += n;
       off += n;
       len -= n;
       if (buffered == partSize) {
         sendPart();
-        buffer = new byte[partSize];
+        // the next part's arrays are allocated when its first byte arrives, not now: a file that
+        // ends on a part boundary allocates nothing more
+        chunks = new ArrayList<>();
+        chunk = null;
         buffered = 0;
       }
     }
@@ -124,8 +134,7 @@ final class MagicOutputStream extends OutputStream {
     if (number > 10_000) {
       throw fail(new IOException("File " + magicPath + " needs more than 10,000 parts; raise " + CommitterKeys.PART_SIZE.name()));
     }
-    byte[] data = buffer;
-    int length = buffered;
+    PartData data = PartData.of(chunks, buffered);
     try {
       active.acquire();
     } catch (InterruptedException e) {
@@ -138,7 +147,7 @@ final class MagicOutputStream extends OutputStream {
     pool.execute(
         () -> {
           try {
-            f.complete(store.uploadPart(key, id, number, PartData.of(data, 0, length)));
+            f.complete(store.uploadPart(key, id, number, data));
           } catch (Throwable t) {
             f.completeExceptionally(t);
           } finally {
@@ -194,7 +203,8 @@ final class MagicOutputStream extends OutputStream {
       }
       throw e;
     } finally {
-      buffer = null;
+      chunks = null;
+      chunk = null;
       UploadTracker.INSTANCE.closed(attemptKey, magicPath, done);
     }
   }

@@ -263,16 +263,24 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     c.setupTask(t);
     byte[] data = new byte[(12 << 20) + 12345];
     new java.util.Random(7).nextBytes(data);
+    byte[] twoParts = java.util.Arrays.copyOf(data, 10 << 20); // ends on a part boundary
     Path file = new Path(c.getWorkPath(), "big.bin");
     try (org.apache.hadoop.fs.FSDataOutputStream out = file.getFileSystem(t.getConfiguration()).create(file, true)) {
       for (int i = 0; i < data.length; i += 100_000) {
         out.write(data, i, Math.min(100_000, data.length - i));
       }
     }
+    Path exact = new Path(c.getWorkPath(), "exact.bin");
+    try (org.apache.hadoop.fs.FSDataOutputStream out = exact.getFileSystem(t.getConfiguration()).create(exact, true)) {
+      out.write(twoParts);
+    }
     job.commitTask(t);
     job.commit();
     try (FSDataInputStream in = fs().open(new Path(dest, "big.bin"))) {
       assertThat(in.readAllBytes()).isEqualTo(data);
+    }
+    try (FSDataInputStream in = fs().open(new Path(dest, "exact.bin"))) {
+      assertThat(in.readAllBytes()).isEqualTo(twoParts);
     }
   }
 

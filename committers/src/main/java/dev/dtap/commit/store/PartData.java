@@ -3,10 +3,14 @@ package dev.dtap.commit.store;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * The bytes of one part, readable more than once so that a failed request can be retried.
@@ -42,6 +46,48 @@ public interface PartData {
       @Override
       public InputStream open() {
         return new ByteArrayInputStream(buffer, offset, length);
+      }
+    };
+  }
+
+  /**
+   * Bytes held in memory in several arrays, read one after the other: a writer fills them without
+   * ever copying what it already holds into a larger array.
+   *
+   * @param chunks the arrays, in order, not copied: they must not change until the upload returns
+   * @param length the part's size: every array is read whole except the last, of which only what
+   *     makes up {@code length} is read
+   * @return the part
+   * @throws IllegalArgumentException if the arrays hold fewer than {@code length} bytes
+   */
+  static PartData of(List<byte[]> chunks, long length) {
+    long held = 0;
+    for (byte[] c : chunks) {
+      held += c.length;
+    }
+    if (held < length) {
+      throw new IllegalArgumentException("chunks hold " + held + " bytes, fewer than " + length);
+    }
+    List<byte[]> parts = List.copyOf(chunks);
+    return new PartData() {
+      @Override
+      public long length() {
+        return length;
+      }
+
+      @Override
+      public InputStream open() {
+        List<InputStream> streams = new ArrayList<>(parts.size());
+        long left = length;
+        for (byte[] c : parts) {
+          int n = (int) Math.min(c.length, left);
+          if (n == 0) {
+            break;
+          }
+          streams.add(new ByteArrayInputStream(c, 0, n));
+          left -= n;
+        }
+        return new SequenceInputStream(Collections.enumeration(streams));
       }
     };
   }
