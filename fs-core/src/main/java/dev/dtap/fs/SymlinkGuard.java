@@ -25,11 +25,15 @@ final class SymlinkGuard {
 
   private final String tap;
   private final java.nio.file.Path root;
+  /** The root as a string without a trailing slash ("" for "/"), for cheap prefix tests. */
+  private final String rootPrefix;
   private volatile java.nio.file.Path realRoot;
 
   SymlinkGuard(String tap, String decodedRootPath) {
     this.tap = tap;
     this.root = Paths.get(decodedRootPath.isEmpty() ? "/" : decodedRootPath);
+    String r = root.toString();
+    this.rootPrefix = r.equals("/") ? "" : r;
   }
 
   /**
@@ -40,27 +44,35 @@ final class SymlinkGuard {
    * @throws AccessControlException if it resolves outside the root
    */
   void check(Path dtapPath, String decodedBackendPath) throws IOException {
-    java.nio.file.Path local = Paths.get(decodedBackendPath);
-    if (!local.startsWith(root)) {
+    String local = decodedBackendPath;
+    int below = rootPrefix.length();
+    if (!local.startsWith(rootPrefix) || (local.length() > below && local.charAt(below) != '/')) {
       throw escape(dtapPath);
     }
     // Walk the components below the configured root with lstat: when none is a link, the path is
     // physically under the root (the root itself may be a link; the operator chose it). Paths are
     // short below a tap root, so this costs a few system calls where realpath(3) costs one per
-    // component of the whole absolute path.
-    java.nio.file.Path current = root;
-    for (java.nio.file.Path component : root.relativize(local)) {
-      current = current.resolve(component);
-      BasicFileAttributes attrs;
-      try {
-        attrs = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      } catch (FileSystemException e) {
-        return; // missing (or under a file): nothing further down can exist, let alone be a link
+    // component of the whole absolute path. The walk works on the string: this runs on every call,
+    // and on a call as cheap as a local stat, path objects per component cost as much as the stat.
+    int from = below + 1;
+    while (from <= local.length()) {
+      int slash = local.indexOf('/', from);
+      int end = slash < 0 ? local.length() : slash;
+      if (end > from) {
+        BasicFileAttributes attrs;
+        try {
+          attrs =
+              Files.readAttributes(
+                  Paths.get(local.substring(0, end)), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (FileSystemException e) {
+          return; // missing (or under a file): nothing further down can exist, let alone be a link
+        }
+        if (attrs.isSymbolicLink()) {
+          checkThroughLink(dtapPath, Paths.get(local));
+          return;
+        }
       }
-      if (attrs.isSymbolicLink()) {
-        checkThroughLink(dtapPath, local);
-        return;
-      }
+      from = end + 1;
     }
   }
 
