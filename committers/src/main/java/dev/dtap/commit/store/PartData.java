@@ -29,28 +29,6 @@ public interface PartData {
   InputStream open() throws IOException;
 
   /**
-   * Bytes held in memory.
-   *
-   * @param buffer the array, not copied: it must not change until the upload returns
-   * @param offset where the part starts
-   * @param length the part's size
-   * @return the part
-   */
-  static PartData of(byte[] buffer, int offset, int length) {
-    return new PartData() {
-      @Override
-      public long length() {
-        return length;
-      }
-
-      @Override
-      public InputStream open() {
-        return new ByteArrayInputStream(buffer, offset, length);
-      }
-    };
-  }
-
-  /**
    * Bytes held in memory in several arrays, read one after the other: a writer fills them without
    * ever copying what it already holds into a larger array.
    *
