@@ -3,7 +3,6 @@ package dev.dtap.commit;
 import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.io.File;
-import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -20,11 +19,7 @@ final class CommitterConfig {
   enum Name {
     MAGIC,
     STAGING,
-    FILE;
-
-    String configValue() {
-      return name().toLowerCase(Locale.ROOT);
-    }
+    FILE
   }
 
   private final Name name;

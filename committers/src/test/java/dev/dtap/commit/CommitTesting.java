@@ -47,17 +47,6 @@ public final class CommitTesting {
     void reached(String step, long count) throws IOException;
   }
 
-  /** @return the step names of job commit, in order */
-  public static List<String> steps() {
-    return java.util.Arrays.asList(
-        CommitSteps.LISTED,
-        CommitSteps.INTENT_WRITTEN,
-        CommitSteps.REPLACED,
-        CommitSteps.COMPLETED,
-        CommitSteps.SUCCESS_WRITTEN,
-        CommitSteps.CLEANED);
-  }
-
   /** @return the store of the tap a dtap path is on */
   public static MultipartStore store(Path dest, Configuration conf) throws IOException {
     return TapStore.of((DataTapFileSystem) dest.getFileSystem(conf), "test").store();

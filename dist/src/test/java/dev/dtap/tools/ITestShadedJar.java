@@ -117,7 +117,7 @@ class ITestShadedJar {
       String id = (String) storeApi.getMethod("initiate", String.class).invoke(store, "shaded/file");
       Object part =
           storeApi.getMethod("uploadPart", String.class, String.class, int.class, partData)
-              .invoke(store, "shaded/file", id, 1, partData.getMethod("of", byte[].class, int.class, int.class).invoke(null, bytes, 0, bytes.length));
+              .invoke(store, "shaded/file", id, 1, partData.getMethod("of", List.class, long.class).invoke(null, List.of(bytes), (long) bytes.length));
       storeApi.getMethod("complete", String.class, String.class, List.class).invoke(store, "shaded/file", id, java.util.Collections.singletonList(part));
       Method putIfAbsent = storeApi.getMethod("putIfAbsent", String.class, byte[].class);
       assertThat((Boolean) putIfAbsent.invoke(store, "shaded/record", bytes)).isTrue();
