@@ -114,25 +114,16 @@ final class MagicOutputStream extends OutputStream {
     if (uploadId != null) {
       return;
     }
-    String id = store.initiate(key);
-    String name = JobLayout.newEntryName();
-    try {
-      store.put(
-          layout.journalDir(attempt) + name,
-          new JournalEntry(key, id, attempt, System.currentTimeMillis()).encode());
-    } catch (IOException e) {
-      abortQuietly(id);
-      throw e;
-    }
-    uploadId = id;
-    journalName = name;
+    JournaledUpload started = JournaledUpload.start(store, layout, key, attempt);
+    uploadId = started.uploadId();
+    journalName = started.entryName();
   }
 
   private void sendPart() throws IOException {
     start();
     int number = parts.size() + 1;
-    if (number > 10_000) {
-      throw fail(new IOException("File " + magicPath + " needs more than 10,000 parts; raise " + CommitterKeys.PART_SIZE.name()));
+    if (number > JournaledUpload.MAX_PARTS) {
+      throw fail(JournaledUpload.tooManyParts("File " + magicPath));
     }
     PartData data = PartData.of(chunks, buffered);
     try {

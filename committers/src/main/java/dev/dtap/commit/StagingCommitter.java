@@ -125,17 +125,14 @@ final class StagingCommitter extends DtapCommitter {
       throws IOException {
     MultipartStore store = ctx.store();
     long length = Files.size(file);
-    String uploadId = store.initiate(key);
-    String name = JobLayout.newEntryName();
+    long partSize = ctx.config.partSize();
+    if ((length + partSize - 1) / partSize > JournaledUpload.MAX_PARTS) {
+      throw JournaledUpload.tooManyParts(file.toString()); // before any request
+    }
+    JournaledUpload started = JournaledUpload.start(store, ctx.layout, key, attemptId);
+    String uploadId = started.uploadId();
     List<UploadedPart> parts = new ArrayList<>();
     try {
-      store.put(
-          ctx.layout.journalDir(attemptId) + name,
-          new JournalEntry(key, uploadId, attemptId, System.currentTimeMillis()).encode());
-      long partSize = ctx.config.partSize();
-      if ((length + partSize - 1) / partSize > 10_000) {
-        throw new IOException(file + " needs more than 10,000 parts; raise " + CommitterKeys.PART_SIZE.name());
-      }
       long offset = 0;
       int number = 1;
       do {
@@ -152,7 +149,7 @@ final class StagingCommitter extends DtapCommitter {
       }
       throw e;
     }
-    return new PendingFile(key, uploadId, name, length, parts);
+    return new PendingFile(key, uploadId, started.entryName(), length, parts);
   }
 
   @Override

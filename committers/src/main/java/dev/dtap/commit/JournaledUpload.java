@@ -1,0 +1,68 @@
+package dev.dtap.commit;
+
+import dev.dtap.commit.store.MultipartStore;
+import java.io.IOException;
+
+/**
+ * A multipart upload started the way the journal requires: its id is recorded in the job's journal
+ * before any of its data is sent, so that aborts and recovery always find it. Immutable.
+ */
+final class JournaledUpload {
+  /** S3's limit on the parts of one upload. */
+  static final int MAX_PARTS = 10_000;
+
+  private final String uploadId;
+  private final String entryName;
+
+  private JournaledUpload(String uploadId, String entryName) {
+    this.uploadId = uploadId;
+    this.entryName = entryName;
+  }
+
+  /**
+   * Initiates an upload and journals it.
+   *
+   * @param store the destination store
+   * @param layout the job's layout, which names the journal
+   * @param key the final key
+   * @param attempt the task attempt the upload belongs to
+   * @return the journaled upload
+   * @throws IOException if either request fails; an upload whose entry could not be written is
+   *     aborted (a failed abort is attached as suppressed)
+   */
+  static JournaledUpload start(MultipartStore store, JobLayout layout, String key, String attempt)
+      throws IOException {
+    String id = store.initiate(key);
+    String name = JobLayout.newEntryName();
+    try {
+      store.put(
+          layout.journalDir(attempt) + name,
+          new JournalEntry(key, id, attempt, System.currentTimeMillis()).encode());
+    } catch (IOException e) {
+      try {
+        store.abort(key, id);
+      } catch (IOException x) {
+        e.addSuppressed(x);
+      }
+      throw e;
+    }
+    return new JournaledUpload(id, name);
+  }
+
+  /**
+   * @param what the file, for the message
+   * @return the error for a file that needs more than {@link #MAX_PARTS} parts
+   */
+  static IOException tooManyParts(String what) {
+    return new IOException(
+        what + " needs more than " + MAX_PARTS + " parts; raise " + CommitterKeys.PART_SIZE.name());
+  }
+
+  String uploadId() {
+    return uploadId;
+  }
+
+  String entryName() {
+    return entryName;
+  }
+}
