@@ -70,10 +70,26 @@ final class CommitContext {
 
   /** Deletes everything under the job's directory. */
   void deleteJobDir() throws IOException {
+    deleteUnder(layout.jobDir(), key -> false);
+  }
+
+  /**
+   * Deletes the objects under a prefix, listing them and deleting in batches of 1,000 (the most
+   * one bulk delete takes).
+   *
+   * @param prefix the key prefix
+   * @param skip keys to leave
+   * @throws IOException if listing or deleting fails
+   */
+  void deleteUnder(String prefix, java.util.function.Predicate<String> skip) throws IOException {
     java.util.List<String> batch = new java.util.ArrayList<>();
-    org.apache.hadoop.fs.RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = store().list(layout.jobDir());
+    org.apache.hadoop.fs.RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = store().list(prefix);
     while (it.hasNext()) {
-      batch.add(it.next().key());
+      String key = it.next().key();
+      if (skip.test(key)) {
+        continue;
+      }
+      batch.add(key);
       if (batch.size() == 1000) {
         store().delete(batch);
         batch.clear();

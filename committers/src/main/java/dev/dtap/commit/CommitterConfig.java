@@ -74,7 +74,7 @@ final class CommitterConfig {
     File stagingDir = new File(dir != null ? dir : conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-staging");
     boolean markSuccess = r.getBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", true);
     String uuid = r.get(CommitterKeys.UUID.name());
-    if (uuid != null && !uuid.matches("[A-Za-z0-9._-]{1,128}")) {
+    if (uuid != null && !isJobId(uuid)) {
       throw new InvalidConfigurationException(
           "Invalid value '" + uuid + "' for " + CommitterKeys.UUID.name() + ": use 1-128 letters, digits, '.', '_' or '-'");
     }
@@ -117,5 +117,14 @@ final class CommitterConfig {
   /** @return the configured job uuid, or null */
   String uuidOverride() {
     return uuidOverride;
+  }
+
+  /**
+   * @param id a job id from configuration
+   * @return whether it can name a job's directories and journal: 1-128 letters, digits, '.', '_'
+   *     or '-'
+   */
+  static boolean isJobId(String id) {
+    return id.matches("[A-Za-z0-9._-]{1,128}");
   }
 }

@@ -53,7 +53,7 @@ abstract class DtapCommitter extends PathOutputCommitter {
     }
     String spark = conf.getTrimmed(SPARK_UUID);
     if (spark != null && !spark.isEmpty()) {
-      if (!spark.matches("[A-Za-z0-9._-]{1,128}")) {
+      if (!CommitterConfig.isJobId(spark)) {
         throw new IOException("Invalid " + SPARK_UUID + " '" + spark + "': expected a UUID");
       }
       return spark;

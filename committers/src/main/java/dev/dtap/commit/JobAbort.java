@@ -29,10 +29,10 @@ final class JobAbort {
    * @throws IOException on failure; run it again
    */
   static long abort(CommitContext c, boolean rollBack) throws IOException {
-    Optional<CommitIntent> intent = c.intent();
+    Optional<CommitIntent> intent = rollBack ? c.intent() : Optional.empty(); // a GET spared
     long[] aborted = {0};
     try (ParallelWork work = new ParallelWork(c.config.threads(), "dtap-job-abort")) {
-      if (intent.isPresent() && rollBack) {
+      if (intent.isPresent()) {
         for (CommitIntent.Winner w : intent.get().winners()) {
           work.submit(() -> removeCompleted(c, w.recordKey));
         }
@@ -73,8 +73,7 @@ final class JobAbort {
     List<String> ours = new ArrayList<>();
     for (PendingFile f : r.files()) {
       Optional<ObjectInfo> o = c.store().head(f.key());
-      String expected = f.expectedEtag();
-      if (o.isPresent() && expected != null && expected.equals(PendingFile.unquote(o.get().etag()))) {
+      if (o.isPresent() && f.isResultOf(o.get(), false)) {
         ours.add(f.key());
       }
     }

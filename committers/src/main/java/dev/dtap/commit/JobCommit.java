@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -172,12 +171,7 @@ final class JobCommit {
       c.store().complete(f.key(), f.uploadId(), f.parts());
     } catch (NoSuchUploadException e) {
       Optional<ObjectInfo> o = c.store().head(f.key());
-      String expected = f.expectedEtag();
-      boolean ours =
-          o.isPresent()
-              && (expected != null
-                  ? expected.equals(PendingFile.unquote(o.get().etag()))
-                  : o.get().length() == f.length());
+      boolean ours = o.isPresent() && f.isResultOf(o.get(), true);
       if (!ours) {
         throw new IOException(
             "Upload "
@@ -221,23 +215,11 @@ final class JobCommit {
 
     /** Deletes output objects under a prefix, never commit data; optionally only direct children. */
     private void deleteUnder(String prefix, boolean recursive) throws IOException {
-      List<String> batch = new ArrayList<>();
-      RemoteIterator<ObjectInfo> it = c.store().list(prefix);
-      while (it.hasNext()) {
-        String key = it.next().key();
-        String rel = key.substring(prefix.length());
-        if (JobLayout.isCommitData(c.layout.destPrefix(), key) || (!recursive && rel.contains("/"))) {
-          continue;
-        }
-        batch.add(key);
-        if (batch.size() == 1000) {
-          c.store().delete(batch);
-          batch.clear();
-        }
-      }
-      if (!batch.isEmpty()) {
-        c.store().delete(batch);
-      }
+      c.deleteUnder(
+          prefix,
+          key ->
+              JobLayout.isCommitData(c.layout.destPrefix(), key)
+                  || (!recursive && key.indexOf('/', prefix.length()) >= 0));
     }
   }
 }

@@ -50,6 +50,23 @@ final class PendingFile {
   }
 
   /**
+   * Whether an object is this upload's result: its etag is the one the completed upload gives.
+   * Where the parts' etags are not MD5s (some stores) the etag cannot tell; then the length decides
+   * if {@code lengthWillDo}, and the answer is no otherwise.
+   *
+   * @param o the object at this file's key
+   * @param lengthWillDo whether an equal length is enough when the etag cannot tell
+   * @return whether the object is this upload's result
+   */
+  boolean isResultOf(dev.dtap.commit.store.ObjectInfo o, boolean lengthWillDo) {
+    String expected = expectedEtag();
+    if (expected != null) {
+      return expected.equals(unquote(o.etag()));
+    }
+    return lengthWillDo && o.length() == length();
+  }
+
+  /**
    * The etag S3 and S3-compatible stores give an object completed from these parts: the MD5 of the
    * parts' binary MD5s, a dash and the part count. Used to recognise an upload that was completed
    * by an earlier run of job commit.
