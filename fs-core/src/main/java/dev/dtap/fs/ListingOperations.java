@@ -25,7 +25,10 @@ final class ListingOperations {
     Path b = ctx.toBackend(p);
     FileStatus[] listed;
     try {
-      listed = ctx.backend().listStatus(b);
+      listed = ctx.tap().localListing(b);
+      if (listed == null) {
+        listed = ctx.backend().listStatus(b);
+      }
     } catch (FileNotFoundException e) {
       if (ctx.isRoot(p)) {
         return new FileStatus[0];

@@ -43,6 +43,7 @@ final class Tap implements TapContext, Closeable {
   private final FileSystem backend;
   private final PathMapper mapper;
   private final SymlinkGuard symlinks;
+  private final LocalMetadata local;
   private final ExceptionTranslator errors;
   private final DataTapStatistics statistics;
   private final ReadCache cache;
@@ -68,6 +69,7 @@ final class Tap implements TapContext, Closeable {
         config.checkSymlinks() && "file".equalsIgnoreCase(qualifiedRoot.getScheme())
             ? new SymlinkGuard(config.name(), mapper.rootPath())
             : null;
+    this.local = LocalMetadata.forBackend(backend, new Path(qualifiedRoot));
     this.statistics = statistics;
     if (backend instanceof IOStatisticsSource) {
       statistics.addSource((IOStatisticsSource) backend);
@@ -221,6 +223,28 @@ final class Tap implements TapContext, Closeable {
 
   ReadCache cache() {
     return cache;
+  }
+
+  /**
+   * The status of a backend path read without the backend, on a tap over Hadoop's local
+   * filesystem.
+   *
+   * @param backendPath a backend path that passed containment
+   * @return the status, or null when the backend must answer
+   */
+  FileStatus localStatus(Path backendPath) {
+    return local == null ? null : local.status(backendPath);
+  }
+
+  /**
+   * The listing of a backend path read without the backend, on a tap over Hadoop's local
+   * filesystem.
+   *
+   * @param backendPath a backend path that passed containment
+   * @return the statuses, or null when the backend must answer
+   */
+  FileStatus[] localListing(Path backendPath) {
+    return local == null ? null : local.list(backendPath);
   }
 
   boolean hasLocalityResolver() {
