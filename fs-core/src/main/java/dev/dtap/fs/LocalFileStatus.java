@@ -18,8 +18,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
  *
  * <p>Permission, owner and group are read on first use, with one more {@code stat}, as Hadoop's own
  * local status does: most callers never ask, and without native code Hadoop forks {@code ls} for
- * them. A file that is gone by then reports the defaults of {@link FileStatus} (Hadoop's own local
- * status throws an unchecked exception from its getter there).
+ * them. When the file is gone by then, the getter throws an unchecked exception and a later call
+ * tries again, as Hadoop's own local status does on Linux.
  *
  * <p>Thread-safe: the lazy load is synchronised.
  */
@@ -68,18 +68,19 @@ final class LocalFileStatus extends FileStatus {
     if (permissionLoaded) {
       return;
     }
-    permissionLoaded = true;
+    Map<String, Object> unix;
     try {
-      Map<String, Object> unix = Files.readAttributes(Paths.get(localPath), "unix:mode,owner,group");
-      setPermission(new FsPermission((short) ((Integer) unix.get("mode") & PERMISSION_BITS)));
-      setOwner(((UserPrincipal) unix.get("owner")).getName());
-      setGroup(((UserPrincipal) unix.get("group")).getName());
-    } catch (IOException | RuntimeException e) {
-      // deleted since the status was read: a getter has no way to report it
-      setPermission(null);
-      setOwner(null);
-      setGroup(null);
+      unix = Files.readAttributes(Paths.get(localPath), "unix:mode,owner,group");
+    } catch (IOException e) {
+      // a getter cannot throw IOException; the local path stays out of the message
+      throw new UncheckedIOException(
+          "Cannot read the permission of " + getPath().getName() + ": " + e.getClass().getSimpleName(),
+          new IOException(e.getClass().getSimpleName()));
     }
+    setPermission(new FsPermission((short) ((Integer) unix.get("mode") & PERMISSION_BITS)));
+    setOwner(((UserPrincipal) unix.get("owner")).getName());
+    setGroup(((UserPrincipal) unix.get("group")).getName());
+    permissionLoaded = true;
   }
 
   @Override

@@ -2,6 +2,8 @@ package dev.dtap.fs;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -27,9 +29,18 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  *
  * <p>Used only when the backend is exactly Hadoop's {@link LocalFileSystem} or {@link
  * RawLocalFileSystem} (a subclass or another {@code fs.file.impl} may report statuses differently)
- * on a platform with POSIX attributes. Thread-safe and stateless.
+ * on a platform with POSIX attributes, and only while Hadoop builds its local statuses its default
+ * way: {@link RawLocalFileSystem#useStatIfAvailable()} switches the whole JVM to the {@code stat}
+ * command, whose times are whole seconds, and then every call goes to the backend. Thread-safe and
+ * stateless.
  */
 final class LocalMetadata {
+  /**
+   * Hadoop's JVM-wide switch between its default status code and the {@code stat} command, or null
+   * when this Hadoop has no such field (then the fast path is never used).
+   */
+  private static final VarHandle HADOOP_DEFAULT_STATUS = hadoopDefaultStatusSwitch();
+
   private final FileSystem backend;
   private final long blockSize;
   private final boolean hidesChecksumFiles;
@@ -48,7 +59,8 @@ final class LocalMetadata {
    * @return the reader, or null when the backend must answer every call itself
    */
   static LocalMetadata forBackend(FileSystem backend, Path root) {
-    if (!FileSystems.getDefault().supportedFileAttributeViews().contains("unix")) {
+    if (HADOOP_DEFAULT_STATUS == null
+        || !FileSystems.getDefault().supportedFileAttributeViews().contains("unix")) {
       return null;
     }
     boolean checksummed;
@@ -70,6 +82,9 @@ final class LocalMetadata {
    * @return the status, or null when the backend must answer (missing, unreadable)
    */
   FileStatus status(Path backendPath) {
+    if (!hadoopUsesItsDefaultStatus()) {
+      return null;
+    }
     String local = backendPath.toUri().getPath();
     BasicFileAttributes attrs = stat(local);
     return attrs == null ? null : new LocalFileStatus(attrs, blockSize, backendPath, local);
@@ -82,6 +97,9 @@ final class LocalMetadata {
    * @return the statuses, or null when the backend must answer (missing, unreadable)
    */
   FileStatus[] list(Path backendPath) {
+    if (!hadoopUsesItsDefaultStatus()) {
+      return null;
+    }
     String local = backendPath.toUri().getPath();
     BasicFileAttributes attrs = stat(local);
     if (attrs == null) {
@@ -127,6 +145,19 @@ final class LocalMetadata {
     try {
       return Files.readAttributes(Paths.get(local), BasicFileAttributes.class);
     } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static boolean hadoopUsesItsDefaultStatus() {
+    return (boolean) HADOOP_DEFAULT_STATUS.get();
+  }
+
+  private static VarHandle hadoopDefaultStatusSwitch() {
+    try {
+      return MethodHandles.privateLookupIn(RawLocalFileSystem.class, MethodHandles.lookup())
+          .findStaticVarHandle(RawLocalFileSystem.class, "useDeprecatedFileStatus", boolean.class);
+    } catch (ReflectiveOperationException | RuntimeException e) {
       return null;
     }
   }

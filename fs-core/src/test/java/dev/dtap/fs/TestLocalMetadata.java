@@ -7,6 +7,8 @@ import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -122,14 +124,19 @@ class TestLocalMetadata {
       paths.add("/" + name);
     }
     for (String p : paths) {
-      assertSame(fast.getFileStatus(new Path("dtap://fast" + p)),
-          reference.getFileStatus(new Path("dtap://reference" + p)), p);
+      FileStatus fastStatus = fast.getFileStatus(new Path("dtap://fast" + p));
+      FileStatus referenceStatus = reference.getFileStatus(new Path("dtap://reference" + p));
+      assertReadDirectly(fastStatus, true, p);
+      assertReadDirectly(referenceStatus, false, p);
+      assertSame(fastStatus, referenceStatus, p);
     }
     for (String dir : new String[] {"/", "/dir with files", "/empty", "/link-to-dir", "/plain", "/.part-0.crc"}) {
       FileStatus[] a = sorted(fast.listStatus(new Path("dtap://fast" + dir)));
       FileStatus[] b = sorted(reference.listStatus(new Path("dtap://reference" + dir)));
       assertThat(a).as(dir).hasSameSizeAs(b);
       for (int i = 0; i < a.length; i++) {
+        assertReadDirectly(a[i], true, dir + " entry " + i);
+        assertReadDirectly(b[i], false, dir + " entry " + i);
         assertSame(a[i], b[i], dir + " entry " + i);
       }
     }
@@ -157,18 +164,44 @@ class TestLocalMetadata {
           .hasMessageNotContaining(root.getPath());
       assertThatThrownBy(() -> fast.listStatus(new Path("dtap://fast" + p)), p)
           .isInstanceOf(FileNotFoundException.class)
+          .hasMessage(message(() -> reference.listStatus(new Path("dtap://reference" + p)))
+              .replace("dtap://reference", "dtap://fast"))
           .hasMessageNotContaining(root.getPath());
     }
   }
 
   @Test
-  void permissionOfAFileDeletedAfterItsStatusFallsBackToHadoopsDefaults() throws IOException {
+  void permissionOfAFileDeletedAfterItsStatusFailsInTheGetterAsHadoopsDoes() throws IOException {
     FileSystem fast = tap("fast", null);
     FileStatus status = fast.getFileStatus(new Path("dtap://fast/private"));
     Files.delete(new File(root, "private").toPath());
     assertThat(status.getLen()).isEqualTo(3);
-    assertThat(status.getOwner()).isEmpty();
-    assertThat(status.getPermission()).isEqualTo(new FileStatus().getPermission());
+    assertThatThrownBy(status::getPermission)
+        .isInstanceOf(RuntimeException.class)
+        .hasMessageContaining("private")
+        .hasMessageNotContaining(root.getPath());
+    Files.write(new File(root, "private").toPath(), new byte[3]);
+    assertThat(status.getOwner()).as("a later call tries again").isNotEmpty();
+  }
+
+  @Test
+  void hadoopsStatCommandModeSendsEveryCallToTheBackend() throws Throwable {
+    VarHandle useDefault =
+        MethodHandles.privateLookupIn(RawLocalFileSystem.class, MethodHandles.lookup())
+            .findStaticVarHandle(RawLocalFileSystem.class, "useDeprecatedFileStatus", boolean.class);
+    boolean before = (boolean) useDefault.get();
+    FileSystem fast = tap("fast", null);
+    try {
+      RawLocalFileSystem.useStatIfAvailable();
+      assertThat((boolean) useDefault.get()).as("this platform has Hadoop's stat mode").isFalse();
+      FileStatus status = fast.getFileStatus(new Path("dtap://fast/plain"));
+      assertThat(((BackendStatusHolder) status).backendStatus()).isNotInstanceOf(LocalFileStatus.class);
+      assertThat(fast.listStatus(new Path("dtap://fast/dir with files")))
+          .allSatisfy(s -> assertThat(((BackendStatusHolder) s).backendStatus())
+              .isNotInstanceOf(LocalFileStatus.class));
+    } finally {
+      useDefault.set(before);
+    }
   }
 
   private interface Call {
@@ -196,6 +229,13 @@ class TestLocalMetadata {
       names.add(s.getPath().getName());
     }
     return names;
+  }
+
+  private static void assertReadDirectly(FileStatus status, boolean direct, String what) {
+    FileStatus backend = ((BackendStatusHolder) status).backendStatus();
+    assertThat(backend instanceof LocalFileStatus)
+        .as(what + (direct ? " read with one stat" : " read by the backend"))
+        .isEqualTo(direct);
   }
 
   private static void assertSame(FileStatus fast, FileStatus reference, String what) {
