@@ -5,6 +5,7 @@ import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -65,7 +66,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * {@code requestsPerFile} and {@code copyRequests} are counted by the server (MinIO's v3 API
  * request counters, read before and after each job), so every client is counted alike; the
- * per-API breakdown of each job is printed.
+ * per-API breakdown of each job is printed. {@code clientCpuSeconds} is the processor time of this
+ * JVM during the job (writers, uploads, commit, and the JIT and GC they cause) and {@code
+ * serverCpuSeconds} that of the MinIO process (NaN when the server is not a local process): the
+ * two share the machine's cores, so the job's wall time is bounded by their sum.
  *
  * <pre>java -jar jmh/target/benchmarks.jar CommitBenchmark</pre>
  */
@@ -95,6 +99,8 @@ public class CommitBenchmark {
   private byte[] data;
   private Path dest;
   private Map<String, Long> before;
+  private long clientCpuBefore;
+  private double serverCpuBefore;
   private int job;
 
   /** Server-side request counts of the last job. */
@@ -103,6 +109,8 @@ public class CommitBenchmark {
   public static class Requests {
     public double requestsPerFile;
     public long copyRequests;
+    public double clientCpuSeconds;
+    public double serverCpuSeconds;
   }
 
   @Setup(Level.Trial)
@@ -140,6 +148,8 @@ public class CommitBenchmark {
     String out = "out-" + job;
     dest = new Path(committer.startsWith("dtap") ? "dtap://bench/" + out : "s3a://" + bucket + "/" + out);
     before = counters();
+    clientCpuBefore = clientCpuNanos();
+    serverCpuBefore = serverCpuSeconds();
   }
 
   @TearDown(Level.Iteration)
@@ -190,6 +200,8 @@ public class CommitBenchmark {
       containers.shutdown();
     }
     am.commitJob(jobContext);
+    requests.clientCpuSeconds = (clientCpuNanos() - clientCpuBefore) / 1e9;
+    requests.serverCpuSeconds = serverCpuSeconds() - serverCpuBefore;
 
     Map<String, Long> after = counters();
     Map<String, Long> delta = new TreeMap<>();
@@ -204,8 +216,9 @@ public class CommitBenchmark {
     int files = TASKS * FILES_PER_TASK;
     requests.requestsPerFile = (double) total / files;
     requests.copyRequests = delta.getOrDefault("CopyObject", 0L) + delta.getOrDefault("CopyObjectPart", 0L);
-    System.out.printf("%n%s %s job %d: %d requests for %d files (%.2f per file): %s%n",
-        committer, fileSize, job, total, files, requests.requestsPerFile, delta);
+    System.out.printf("%n%s %s job %d: %d requests for %d files (%.2f per file): %s; cpu: client %.1f s, server %.1f s%n",
+        committer, fileSize, job, total, files, requests.requestsPerFile, delta,
+        requests.clientCpuSeconds, requests.serverCpuSeconds);
   }
 
   private static TaskAttemptContext attempt(Configuration conf, JobID job, int task) {
@@ -226,6 +239,15 @@ public class CommitBenchmark {
     if (c.needsTaskCommit(ctx)) {
       c.commitTask(ctx);
     }
+  }
+
+  private static long clientCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private double serverCpuSeconds() {
+    return minio.serverCpuTime().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
   }
 
   /** MinIO's S3 API request counters, by API name. */
