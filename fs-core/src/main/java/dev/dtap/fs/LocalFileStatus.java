@@ -1,7 +1,6 @@
 package dev.dtap.fs;
 
 import java.io.IOException;
-import java.io.ObjectStreamException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -81,24 +80,5 @@ final class LocalFileStatus extends FileStatus {
     setOwner(((UserPrincipal) unix.get("owner")).getName());
     setGroup(((UserPrincipal) unix.get("group")).getName());
     permissionLoaded = true;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return super.equals(o);
-  }
-
-  @Override
-  public int hashCode() {
-    return super.hashCode();
-  }
-
-  /** Serialises as a plain status with its permission loaded. */
-  private Object writeReplace() throws ObjectStreamException {
-    try {
-      return new FileStatus(this);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
