@@ -62,6 +62,18 @@ public final class CommitterKeys {
               + " checks it. false: task commit records are written without it and the last"
               + " committed attempt wins.");
 
+  public static final ConfigKey SIGNED_PAYLOAD =
+      ConfigKey.of(
+          "fs.dtap.committer.signed-payload",
+          "true",
+          "Whether part uploads over plain http carry a SigV4 payload signature, as the AWS SDK"
+              + " sends them: SHA-256 of every byte, computed here and verified by the store. false:"
+              + " parts go as UNSIGNED-PAYLOAD with a CRC32C the store verifies, so corruption is"
+              + " still refused and the request itself stays signed, but whoever can rewrite"
+              + " traffic between client and store could replace a part's bytes; it saves the"
+              + " SHA-256 on both sides. Over https payloads are never signed (TLS protects them);"
+              + " false there only adds the CRC32C. S3 taps only.");
+
   public static final ConfigKey UUID =
       ConfigKey.of(
           "fs.dtap.committer.uuid",
@@ -80,6 +92,7 @@ public final class CommitterKeys {
               ACTIVE_PARTS,
               STAGING_DIR,
               CONDITIONAL_PUT,
+              SIGNED_PAYLOAD,
               UUID));
 
   private CommitterKeys() {}

@@ -121,6 +121,9 @@ final class PendingFile {
       g.writeNumberField("number", p.number());
       g.writeStringField("etag", p.etag());
       g.writeNumberField("size", p.size());
+      if (p.crc32c() != null) {
+        g.writeStringField("crc32c", p.crc32c());
+      }
       g.writeEndObject();
     }
     g.writeEndArray();
@@ -130,7 +133,9 @@ final class PendingFile {
   static PendingFile read(Json.Fields f) throws IOException {
     List<UploadedPart> parts = new ArrayList<>();
     for (Json.Fields p : f.objects("parts")) {
-      parts.add(new UploadedPart((int) p.number("number"), p.string("etag"), p.number("size")));
+      parts.add(
+          new UploadedPart(
+              (int) p.number("number"), p.string("etag"), p.number("size"), p.optString("crc32c")));
     }
     return new PendingFile(f.string("key"), f.string("uploadId"), f.string("journal"), f.number("length"), parts);
   }

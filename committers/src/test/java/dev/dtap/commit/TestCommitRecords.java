@@ -27,7 +27,8 @@ class TestCommitRecords {
             "upload-1",
             "00000001-0000abcd",
             12,
-            Arrays.asList(new UploadedPart(1, "\"e1\"", 5), new UploadedPart(2, "\"e2\"", 7)));
+            Arrays.asList(
+                new UploadedPart(1, "\"e1\"", 5, "yZRlqg=="), new UploadedPart(2, "\"e2\"", 7)));
     TaskRecord r =
         new TaskRecord("uuid-1", "task_1_0001_m_000003", "attempt_1_0001_m_000003_1", 2, 99L,
             Collections.singletonList("p=1"), Collections.singletonList(f));
@@ -40,6 +41,8 @@ class TestCommitRecords {
     PendingFile g = back.files().get(0);
     assertThat(g.key()).isEqualTo(f.key());
     assertThat(g.parts()).isEqualTo(f.parts());
+    assertThat(g.parts().get(0).crc32c()).as("a part's checksum survives").isEqualTo("yZRlqg==");
+    assertThat(g.parts().get(1).crc32c()).as("a part without one stays without").isNull();
     assertThat(g.length()).isEqualTo(12);
     assertThat(back.bytes()).isEqualTo(12);
   }

@@ -7,25 +7,27 @@ import dev.dtap.commit.store.StoreStatistics;
 import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.store.UploadedPart;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.RemoteIterator;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.ListPartsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -42,12 +44,21 @@ final class S3MultipartStore implements MultipartStore {
   private final S3Client s3;
   private final String bucket;
   private final boolean conditionalPut;
+  private final boolean partChecksums;
   private final StoreStatistics stats = new StoreStatistics();
 
-  S3MultipartStore(S3Client s3, String bucket, boolean conditionalPut) {
+  /**
+   * @param s3 the client, owned from now on
+   * @param bucket the bucket
+   * @param conditionalPut whether the store honours {@code If-None-Match: *}
+   * @param partChecksums whether uploads carry a CRC32C per part that the store verifies (with
+   *     unsigned payloads, the only check of the bytes besides TCP's)
+   */
+  S3MultipartStore(S3Client s3, String bucket, boolean conditionalPut, boolean partChecksums) {
     this.s3 = s3;
     this.bucket = bucket;
     this.conditionalPut = conditionalPut;
+    this.partChecksums = partChecksums;
   }
 
   private String where(String key) {
@@ -63,7 +74,14 @@ final class S3MultipartStore implements MultipartStore {
   public String initiate(String key) throws IOException {
     stats.request(Op.INITIATE);
     try {
-      return s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+      return s3.createMultipartUpload(
+              b -> {
+                b.bucket(bucket).key(key);
+                if (partChecksums) {
+                  b.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+                }
+              })
+          .uploadId();
     } catch (SdkException e) {
       throw S3Errors.translate("initiate upload to", where(key), e);
     }
@@ -80,6 +98,7 @@ final class S3MultipartStore implements MultipartStore {
         throw new java.io.UncheckedIOException(e);
       }
     };
+    String crc32c = partChecksums ? crc32c(data) : null;
     try {
       String etag =
           s3.uploadPart(
@@ -88,14 +107,22 @@ final class S3MultipartStore implements MultipartStore {
                           .key(key)
                           .uploadId(uploadId)
                           .partNumber(partNumber)
-                          .contentLength(data.length()),
+                          .contentLength(data.length())
+                          .checksumCRC32C(crc32c),
                   RequestBody.fromContentProvider(content, data.length(), "application/octet-stream"))
               .eTag();
       stats.uploaded(data.length());
-      return new UploadedPart(partNumber, etag, data.length());
+      return new UploadedPart(partNumber, etag, data.length(), crc32c);
     } catch (SdkException e) {
       throw S3Errors.translate("upload part " + partNumber + " of upload " + uploadId + " to", where(key), e);
     }
+  }
+
+  /** The part's CRC32C as S3 headers carry it: base64 of its four big-endian bytes. */
+  static String crc32c(PartData data) throws IOException {
+    CRC32C crc = new CRC32C();
+    data.update(crc);
+    return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
   }
 
   @Override
@@ -103,7 +130,12 @@ final class S3MultipartStore implements MultipartStore {
     stats.request(Op.COMPLETE);
     List<CompletedPart> done = new ArrayList<>(parts.size());
     for (UploadedPart p : parts) {
-      done.add(CompletedPart.builder().partNumber(p.number()).eTag(p.etag()).build());
+      done.add(
+          CompletedPart.builder()
+              .partNumber(p.number())
+              .eTag(p.etag())
+              .checksumCRC32C(p.crc32c())
+              .build());
     }
     try {
       return s3.completeMultipartUpload(
@@ -149,7 +181,7 @@ final class S3MultipartStore implements MultipartStore {
                   }
                 });
         for (Part p : r.parts()) {
-          parts.add(new UploadedPart(p.partNumber(), p.eTag(), p.size()));
+          parts.add(new UploadedPart(p.partNumber(), p.eTag(), p.size(), p.checksumCRC32C()));
         }
         if (!Boolean.TRUE.equals(r.isTruncated()) || r.nextPartNumberMarker() == null) {
           return Optional.of(parts);
@@ -234,7 +266,7 @@ final class S3MultipartStore implements MultipartStore {
 
   @Override
   public RemoteIterator<ObjectInfo> list(String prefix) throws IOException {
-    return new Pages<ObjectInfo>(prefix, false) {
+    return new ListingPages<>(s3, bucket, prefix, false, stats) {
       @Override
       Iterator<ObjectInfo> items(ListObjectsV2Response page) {
         List<ObjectInfo> out = new ArrayList<>(page.contents().size());
@@ -249,7 +281,7 @@ final class S3MultipartStore implements MultipartStore {
 
   @Override
   public RemoteIterator<String> listChildPrefixes(String prefix) throws IOException {
-    return new Pages<String>(prefix, true) {
+    return new ListingPages<>(s3, bucket, prefix, true, stats) {
       @Override
       Iterator<String> items(ListObjectsV2Response page) {
         List<String> out = new ArrayList<>(page.commonPrefixes().size());
@@ -318,53 +350,5 @@ final class S3MultipartStore implements MultipartStore {
   @Override
   public String toString() {
     return "S3MultipartStore{" + describe() + "}";
-  }
-
-  /** A listing fetched a page at a time, as the caller consumes it. */
-  private abstract class Pages<T> implements RemoteIterator<T> {
-    private final String prefix;
-    private final boolean delimited;
-    private String token;
-    private boolean last;
-    private Iterator<T> current = java.util.Collections.emptyIterator();
-
-    Pages(String prefix, boolean delimited) {
-      this.prefix = prefix;
-      this.delimited = delimited;
-    }
-
-    abstract Iterator<T> items(ListObjectsV2Response page);
-
-    @Override
-    public boolean hasNext() throws IOException {
-      while (!current.hasNext() && !last) {
-        stats.request(Op.LIST);
-        ListObjectsV2Request.Builder b = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix);
-        if (delimited) {
-          b.delimiter("/");
-        }
-        if (token != null) {
-          b.continuationToken(token);
-        }
-        ListObjectsV2Response page;
-        try {
-          page = s3.listObjectsV2(b.build());
-        } catch (SdkException e) {
-          throw S3Errors.translate("list", where(prefix), e);
-        }
-        current = items(page);
-        token = page.nextContinuationToken();
-        last = !Boolean.TRUE.equals(page.isTruncated()) || token == null;
-      }
-      return current.hasNext();
-    }
-
-    @Override
-    public T next() throws IOException {
-      if (!hasNext()) {
-        throw new NoSuchElementException("no more objects under " + where(prefix));
-      }
-      return current.next();
-    }
   }
 }

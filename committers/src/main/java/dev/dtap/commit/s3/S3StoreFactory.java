@@ -38,13 +38,21 @@ public final class S3StoreFactory implements MultipartStoreFactory {
       throw new IOException("Tap '" + tap.config().name() + "' has no bucket in its URI " + root);
     }
     S3Settings settings = S3Settings.read(bucket, tap.backendConfiguration(), tap.config().name());
-    boolean conditional =
-        new ConfigReader(tap.siteConfiguration())
-            .getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true);
-    return Optional.of(new S3MultipartStore(client(settings), bucket, conditional));
+    ConfigReader site = new ConfigReader(tap.siteConfiguration());
+    boolean conditional = site.getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true);
+    boolean signedPayload = site.getBoolean(CommitterKeys.SIGNED_PAYLOAD.name(), true);
+    return Optional.of(
+        new S3MultipartStore(client(settings, signedPayload), bucket, conditional, !signedPayload));
   }
 
-  static S3Client client(S3Settings s) {
+  /**
+   * An S3 client for a tap's settings.
+   *
+   * @param s the settings
+   * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
+   * @return the client
+   */
+  static S3Client client(S3Settings s, boolean signedPayload) {
     S3ClientBuilder b =
         S3Client.builder()
             .httpClientBuilder(
@@ -57,6 +65,9 @@ public final class S3StoreFactory implements MultipartStoreFactory {
             .forcePathStyle(s.pathStyle());
     if (s.endpoint() != null) {
       b.endpointOverride(s.endpoint());
+    }
+    if (!signedPayload) {
+      b.putAuthScheme(new UnsignedPartSigning());
     }
     b.region(s.region() != null ? Region.of(s.region()) : regionOrDefault());
     return b.build();

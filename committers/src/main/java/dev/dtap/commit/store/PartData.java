@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.zip.Checksum;
 
 /**
  * The bytes of one part, readable more than once so that a failed request can be retried.
@@ -27,6 +28,22 @@ public interface PartData {
    * @throws IOException if the bytes cannot be read
    */
   InputStream open() throws IOException;
+
+  /**
+   * Feeds every byte to a checksum, in order.
+   *
+   * @param checksum the checksum to update
+   * @throws IOException if the bytes cannot be read
+   */
+  default void update(Checksum checksum) throws IOException {
+    byte[] buffer = new byte[64 << 10];
+    try (InputStream in = open()) {
+      int n;
+      while ((n = in.read(buffer)) > 0) {
+        checksum.update(buffer, 0, n);
+      }
+    }
+  }
 
   /**
    * Bytes held in memory in several arrays, read one after the other: a writer fills them without
@@ -51,6 +68,16 @@ public interface PartData {
       @Override
       public long length() {
         return length;
+      }
+
+      @Override
+      public void update(Checksum checksum) {
+        long left = length;
+        for (byte[] c : parts) {
+          int n = (int) Math.min(c.length, left);
+          checksum.update(c, 0, n);
+          left -= n;
+        }
       }
 
       @Override

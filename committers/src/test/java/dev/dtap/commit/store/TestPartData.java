@@ -31,6 +31,35 @@ class TestPartData {
   }
 
   @Test
+  void aChecksumSeesExactlyTheBytesAPartSends() throws Exception {
+    byte[] a = new byte[70_000];
+    byte[] b = new byte[5_000];
+    new java.util.Random(7).nextBytes(a);
+    new java.util.Random(8).nextBytes(b);
+    PartData inMemory = PartData.of(List.of(a, b), 72_000);
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("part", ".bin");
+    try {
+      byte[] whole = new byte[80_000];
+      System.arraycopy(a, 0, whole, 1_000, a.length);
+      System.arraycopy(b, 0, whole, 71_000, b.length);
+      java.nio.file.Files.write(file, whole);
+      PartData onDisk = PartData.ofFile(file, 1_000, 72_000);
+
+      java.util.zip.CRC32C expected = new java.util.zip.CRC32C();
+      try (InputStream in = inMemory.open()) {
+        expected.update(in.readAllBytes());
+      }
+      for (PartData part : List.of(inMemory, onDisk)) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        part.update(crc);
+        assertThat(crc.getValue()).isEqualTo(expected.getValue());
+      }
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
+  }
+
+  @Test
   void chunksTooSmallForTheLengthAreRefused() {
     assertThatThrownBy(() -> PartData.of(List.of(new byte[2]), 3))
         .isInstanceOf(IllegalArgumentException.class)

@@ -16,20 +16,37 @@ final class S3Commits {
 
   private S3Commits() {}
 
-  static synchronized Configuration conf() throws IOException {
+  static Configuration conf() throws IOException {
+    return conf(TAP);
+  }
+
+  /**
+   * The configuration of a tap over the shared bucket. Settings that change the store (such as
+   * {@code fs.dtap.committer.signed-payload}) need a tap name of their own: filesystems, and with
+   * them stores, are cached by tap name.
+   *
+   * @param tap the tap name
+   * @return a new configuration
+   * @throws IOException if MinIO cannot be reached
+   */
+  static synchronized Configuration conf(String tap) throws IOException {
     MinioFixture minio = MinioFixture.get();
     if (bucket == null) {
       bucket = minio.createBucket("commit");
       staging = Files.createTempDirectory("dtap-staging").toFile();
     }
     Configuration conf = new Configuration();
-    minio.addTap(conf, TAP, bucket, "warehouse");
+    minio.addTap(conf, tap, bucket, "warehouse");
     conf.set("fs.dtap.committer.staging.dir", staging.getAbsolutePath());
     return conf;
   }
 
-  static synchronized Path newDestination(String name) {
-    return new Path("dtap://" + TAP + "/" + name + "-" + (++dirs));
+  static Path newDestination(String name) {
+    return newDestination(TAP, name);
+  }
+
+  static synchronized Path newDestination(String tap, String name) {
+    return new Path("dtap://" + tap + "/" + name + "-" + (++dirs));
   }
 
   static synchronized String bucket() {

@@ -1,0 +1,84 @@
+package dev.dtap.commit.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+
+/** Part uploads over plain http go with unsigned payloads; everything else is signed as before. */
+class TestUnsignedPartSigning {
+  private static final AwsCredentialsIdentity KEYS =
+      AwsCredentialsIdentity.create("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY");
+  private static final byte[] BODY = "part bytes".getBytes(StandardCharsets.UTF_8);
+
+  private static SdkHttpRequest request(String uri, boolean part) {
+    SdkHttpFullRequest.Builder b =
+        SdkHttpFullRequest.builder().method(SdkHttpMethod.PUT).uri(URI.create(uri));
+    if (part) {
+      b.putRawQueryParameter("partNumber", "3").putRawQueryParameter("uploadId", "u-1");
+    }
+    return b.putHeader("Content-Length", Integer.toString(BODY.length))
+        .putHeader("x-amz-checksum-crc32c", "yZRlqg==")
+        .build();
+  }
+
+  private static SignedRequest sign(SdkHttpRequest request) {
+    ContentStreamProvider body = ContentStreamProvider.fromByteArray(BODY);
+    return new UnsignedPartSigning()
+        .signer()
+        .sign(
+            r ->
+                r.identity(KEYS)
+                    .request(request)
+                    .payload(body)
+                    .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+                    .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
+                    .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+                    .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+                    .putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, true));
+  }
+
+  @Test
+  void aPartOverPlainHttpGoesUnsignedOnItsOwnSchemeAndPort() {
+    SignedRequest signed = sign(request("http://127.0.0.1:9000/bucket/key", true));
+    SdkHttpRequest sent = signed.request();
+    assertThat(sent.protocol()).isEqualTo("http");
+    assertThat(sent.port()).isEqualTo(9000);
+    assertThat(sent.firstMatchingHeader("x-amz-content-sha256")).hasValue("UNSIGNED-PAYLOAD");
+    assertThat(sent.firstMatchingHeader("Host")).hasValue("127.0.0.1:9000");
+    assertThat(sent.firstMatchingHeader("Authorization").orElseThrow())
+        .startsWith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
+        .contains("x-amz-checksum-crc32c") // the checksum header is signed
+        .doesNotContain("wJalrXUtnFEMI");
+    assertThat(sent.firstMatchingHeader("Content-Encoding")).as("not aws-chunked").isEmpty();
+  }
+
+  @Test
+  void onHttpsStandardPortTheHostHeaderCarriesNoPort() {
+    SdkHttpRequest sent = sign(request("http://store.example.com/bucket/key", true)).request();
+    assertThat(sent.port()).isEqualTo(80);
+    assertThat(sent.protocol()).isEqualTo("http");
+    assertThat(sent.firstMatchingHeader("Host")).hasValue("store.example.com");
+    assertThat(sent.firstMatchingHeader("x-amz-content-sha256")).hasValue("UNSIGNED-PAYLOAD");
+  }
+
+  @Test
+  void everyOtherRequestIsSignedAsTheSdkSignsIt() {
+    SdkHttpRequest sent = sign(request("http://127.0.0.1:9000/bucket/record", false)).request();
+    assertThat(sent.firstMatchingHeader("x-amz-content-sha256").orElseThrow())
+        .isNotEqualTo("UNSIGNED-PAYLOAD");
+    assertThat(UnsignedPartSigning.isPlainPartUpload(request("https://s3.example.com/b/k", true)))
+        .as("over TLS the SDK never signs payloads: nothing to change")
+        .isFalse();
+    assertThat(UnsignedPartSigning.isPlainPartUpload(request("http://127.0.0.1:9000/b/k", true)))
+        .isTrue();
+  }
+}
