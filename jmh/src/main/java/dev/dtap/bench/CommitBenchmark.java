@@ -58,7 +58,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <ul>
  *   <li>{@code committer}: {@code dtap-magic} and {@code dtap-staging} (through a dtap tap over the
- *       bucket), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
+ *       bucket), {@code dtap-magic-unsigned} (the magic committer with {@code
+ *       fs.dtap.committer.signed-payload=false}: parts with CRC32C instead of payload signatures), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
  *       {@code S3ACommitterFactory}) and {@code file} (FileOutputCommitter over s3a, with Hadoop
  *       3.4's default algorithm 2);
  *   <li>{@code fileSize}: {@code 1k} or {@code 8m}.
@@ -86,7 +87,7 @@ public class CommitBenchmark {
   private static final Pattern COUNTER =
       Pattern.compile("^minio_api_requests_total\\{name=\"([A-Za-z0-9]+)\",[^}]*type=\"s3\"[^}]*\\} ([0-9.eE+]+)$");
 
-  @Param({"dtap-magic", "dtap-staging", "s3a-magic", "s3a-directory", "file"})
+  @Param({"dtap-magic", "dtap-magic-unsigned", "dtap-staging", "s3a-magic", "s3a-directory", "file"})
   public String committer;
 
   @Param({"1k", "8m"})
@@ -131,6 +132,10 @@ public class CommitBenchmark {
       case "dtap-magic":
       case "dtap-staging":
         conf.set("fs.dtap.committer.name", committer.substring(5));
+        break;
+      case "dtap-magic-unsigned":
+        conf.set("fs.dtap.committer.name", "magic");
+        conf.setBoolean("fs.dtap.committer.signed-payload", false);
         break;
       case "s3a-magic":
       case "s3a-directory":
