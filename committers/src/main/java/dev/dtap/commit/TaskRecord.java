@@ -11,6 +11,11 @@ import java.util.List;
  * generation number that orders commits of attempts of one task. Immutable.
  */
 final class TaskRecord {
+  /** Records whose parts have no checksums: every dtap release reads them. */
+  static final int VERSION_PLAIN = 1;
+  /** Records with part checksums: older releases would complete the uploads without them. */
+  static final int VERSION_PART_CHECKSUMS = 2;
+
   private final String jobUuid;
   private final String taskId;
   private final String attemptId;
@@ -80,7 +85,7 @@ final class TaskRecord {
     return Json.write(
         g -> {
           g.writeStartObject();
-          g.writeNumberField("version", 1);
+          g.writeNumberField("version", hasPartChecksums() ? VERSION_PART_CHECKSUMS : VERSION_PLAIN);
           g.writeStringField("jobUuid", jobUuid);
           g.writeStringField("taskId", taskId);
           g.writeStringField("attemptId", attemptId);
@@ -100,20 +105,41 @@ final class TaskRecord {
         });
   }
 
+  /** Whether some part carries a checksum the store needs back when the upload is completed. */
+  private boolean hasPartChecksums() {
+    for (PendingFile f : files) {
+      for (dev.dtap.commit.store.UploadedPart p : f.parts()) {
+        if (p.crc32c() != null) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   static TaskRecord decode(byte[] data, String source) throws IOException {
     Json.Fields f = new Json.Fields(Json.parse(data, source), source);
     List<PendingFile> files = new ArrayList<>();
     for (Json.Fields x : f.objects("files")) {
       files.add(PendingFile.read(x));
     }
-    return new TaskRecord(
-        f.string("jobUuid"),
-        f.string("taskId"),
-        f.string("attemptId"),
-        (int) f.number("generation"),
-        f.number("created"),
-        f.strings("partitions"),
-        files);
+    TaskRecord record =
+        new TaskRecord(
+            f.string("jobUuid"),
+            f.string("taskId"),
+            f.string("attemptId"),
+            (int) f.number("generation"),
+            f.number("created"),
+            f.strings("partitions"),
+            files);
+    long version = f.number("version");
+    if (version > VERSION_PART_CHECKSUMS) {
+      // completing uploads from a record with fields this release does not know could drop them
+      throw new IOException(
+          "Commit record " + source + " has version " + version + ", newer than this dtap reads ("
+              + VERSION_PART_CHECKSUMS + "); commit or recover the job with a newer dtap");
+    }
+    return record;
   }
 
   @Override

@@ -43,6 +43,21 @@ class TestCommitRecords {
     assertThat(g.parts()).isEqualTo(f.parts());
     assertThat(g.parts().get(0).crc32c()).as("a part's checksum survives").isEqualTo("yZRlqg==");
     assertThat(g.parts().get(1).crc32c()).as("a part without one stays without").isNull();
+    assertThat(new String(r.encode(), StandardCharsets.UTF_8))
+        .as("older releases, which would drop the checksums, see a version of their own")
+        .contains("\"version\" : 2");
+    TaskRecord plain =
+        new TaskRecord("uuid-1", "task_1_0001_m_000004", "attempt_1_0001_m_000004_0", 1, 99L,
+            Collections.emptyList(),
+            Collections.singletonList(new PendingFile("k", "u", "j", 5,
+                Collections.singletonList(new UploadedPart(1, "\"e\"", 5)))));
+    assertThat(new String(plain.encode(), StandardCharsets.UTF_8)).contains("\"version\" : 1");
+    byte[] future =
+        new String(r.encode(), StandardCharsets.UTF_8)
+            .replace("\"version\" : 2", "\"version\" : 3")
+            .getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> TaskRecord.decode(future, "s3a://b/rec"))
+        .hasMessageContaining("s3a://b/rec has version 3");
     assertThat(g.length()).isEqualTo(12);
     assertThat(back.bytes()).isEqualTo(12);
   }

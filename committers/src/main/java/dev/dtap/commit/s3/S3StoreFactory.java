@@ -8,9 +8,11 @@ import dev.dtap.fs.spi.TapContext;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -53,6 +55,18 @@ public final class S3StoreFactory implements MultipartStoreFactory {
    * @return the client
    */
   static S3Client client(S3Settings s, boolean signedPayload) {
+    return client(s, signedPayload, List.of());
+  }
+
+  /**
+   * An S3 client for a tap's settings, with interceptors that see every request (for tests).
+   *
+   * @param s the settings
+   * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
+   * @param interceptors added to the client's own
+   * @return the client
+   */
+  static S3Client client(S3Settings s, boolean signedPayload, List<ExecutionInterceptor> interceptors) {
     S3ClientBuilder b =
         S3Client.builder()
             .httpClientBuilder(
@@ -60,7 +74,11 @@ public final class S3StoreFactory implements MultipartStoreFactory {
                     .maxConnections(s.maxConnections())
                     .connectionTimeout(Duration.ofSeconds(20))
                     .socketTimeout(Duration.ofSeconds(200)))
-            .overrideConfiguration(ClientOverrideConfiguration.builder().retryPolicy(RetryMode.STANDARD).build())
+            .overrideConfiguration(
+                ClientOverrideConfiguration.builder()
+                    .retryPolicy(RetryMode.STANDARD)
+                    .executionInterceptors(interceptors)
+                    .build())
             .credentialsProvider(s.credentials().provider())
             .forcePathStyle(s.pathStyle());
     if (s.endpoint() != null) {

@@ -24,8 +24,9 @@ import software.amazon.awssdk.identity.spi.IdentityProviders;
  * the request as if it went over {@code https}, where the SDK sends unsigned payloads, and then
  * sends it over the original scheme and port. The request line and headers stay signed, including
  * the part's {@code x-amz-checksum-crc32c}, which the store verifies: a corrupted part is refused,
- * but a party able to rewrite traffic on the network could replace the bytes and their CRC. Every
- * other request is signed exactly as the SDK signs it.
+ * but a party able to rewrite traffic on the network could substitute other bytes of the same
+ * length and CRC32C (a CRC is easily matched). Every other request is signed exactly as the SDK
+ * signs it.
  *
  * <p>Thread-safe and stateless.
  */

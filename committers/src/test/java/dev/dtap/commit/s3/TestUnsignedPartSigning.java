@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpFullRequest;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
@@ -30,15 +34,23 @@ class TestUnsignedPartSigning {
         .build();
   }
 
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-23T10:00:00Z"), ZoneOffset.UTC);
+
   private static SignedRequest sign(SdkHttpRequest request) {
+    return sign(new UnsignedPartSigning().signer(), request, true);
+  }
+
+  private static SignedRequest sign(
+      HttpSigner<AwsCredentialsIdentity> signer, SdkHttpRequest request, boolean payloadSigning) {
     ContentStreamProvider body = ContentStreamProvider.fromByteArray(BODY);
-    return new UnsignedPartSigning()
-        .signer()
+    return signer
         .sign(
             r ->
                 r.identity(KEYS)
                     .request(request)
                     .payload(body)
+                    .putProperty(HttpSigner.SIGNING_CLOCK, CLOCK)
+                    .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, payloadSigning)
                     .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
                     .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
                     .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
@@ -62,12 +74,23 @@ class TestUnsignedPartSigning {
   }
 
   @Test
-  void onHttpsStandardPortTheHostHeaderCarriesNoPort() {
+  void onHttpsStandardPortTheHostHeaderCarriesNoPortAsOnHttps() {
     SdkHttpRequest sent = sign(request("http://store.example.com/bucket/key", true)).request();
     assertThat(sent.port()).isEqualTo(80);
     assertThat(sent.protocol()).isEqualTo("http");
     assertThat(sent.firstMatchingHeader("Host")).hasValue("store.example.com");
     assertThat(sent.firstMatchingHeader("x-amz-content-sha256")).hasValue("UNSIGNED-PAYLOAD");
+  }
+
+  @Test
+  void theSignatureIsTheSdksOwnForTheSameRequestOverTls() {
+    SdkHttpRequest sent = sign(request("http://127.0.0.1:9000/bucket/key", true)).request();
+    SdkHttpRequest overTls =
+        sign(AwsV4HttpSigner.create(), request("https://127.0.0.1:9000/bucket/key", true), false)
+            .request();
+    assertThat(overTls.firstMatchingHeader("x-amz-content-sha256")).hasValue("UNSIGNED-PAYLOAD");
+    assertThat(sent.firstMatchingHeader("Authorization"))
+        .isEqualTo(overTls.firstMatchingHeader("Authorization"));
   }
 
   @Test

@@ -7,12 +7,20 @@ import dev.dtap.commit.store.PartData;
 import dev.dtap.commit.store.UploadedPart;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -26,13 +34,31 @@ class ITestUnsignedPartUploadS3 {
   private static String bucket;
   private static S3Client client;
   private static S3MultipartStore store;
+  /**
+   * The payload hash header of every part upload and of every other request with a body (requests
+   * without one go unsigned from the SDK itself), as sent.
+   */
+  private static final Map<String, List<String>> SENT = new ConcurrentHashMap<>();
+  private static final ExecutionInterceptor WIRE =
+      new ExecutionInterceptor() {
+        @Override
+        public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+          SdkHttpRequest r = context.httpRequest();
+          if (r.method() != SdkHttpMethod.PUT && r.method() != SdkHttpMethod.POST) {
+            return;
+          }
+          String kind = UnsignedPartSigning.isPlainPartUpload(r) ? "part" : "other";
+          SENT.computeIfAbsent(kind, k -> new CopyOnWriteArrayList<>())
+              .add(r.firstMatchingHeader("x-amz-content-sha256").orElse("(none)"));
+        }
+      };
 
   @BeforeAll
   static void setUp() throws Exception {
     minio = MinioFixture.get();
     bucket = minio.createBucket("unsigned");
     Configuration conf = minio.configureS3a(new Configuration());
-    client = S3StoreFactory.client(S3Settings.read(bucket, conf, "unsigned"), false);
+    client = S3StoreFactory.client(S3Settings.read(bucket, conf, "unsigned"), false, List.of(WIRE));
     store = new S3MultipartStore(client, bucket, true, true);
   }
 
@@ -54,9 +80,14 @@ class ITestUnsignedPartUploadS3 {
     UploadedPart p2 = store.uploadPart("out/two-parts", id, 2, PartData.of(List.of(second), second.length));
     assertThat(p1.crc32c()).isEqualTo(S3MultipartStore.crc32c(PartData.of(List.of(first), first.length)));
     assertThat(store.listParts("out/two-parts", id).orElseThrow())
-        .as("the store keeps each part's checksum, which recovery completes with")
+        .as("the store keeps each part's checksum")
         .containsExactly(p1, p2);
+    assertThat(SENT.get("part")).as("parts went without a payload signature").containsOnly("UNSIGNED-PAYLOAD");
     store.complete("out/two-parts", id, List.of(p1, p2));
+    assertThat(SENT.get("other"))
+        .as("initiate and complete kept their payload hash")
+        .hasSizeGreaterThanOrEqualTo(2)
+        .doesNotContain("UNSIGNED-PAYLOAD");
 
     byte[] back = minio.client().getObjectAsBytes(b -> b.bucket(bucket).key("out/two-parts")).asByteArray();
     byte[] expected = new byte[first.length + second.length];

@@ -1,11 +1,17 @@
 package dev.dtap.it.commit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /** One MinIO bucket and tap for the committer ITests of a JVM; a fresh directory per test. */
 final class S3Commits {
@@ -51,5 +57,33 @@ final class S3Commits {
 
   static synchronized String bucket() {
     return bucket;
+  }
+
+  /**
+   * Asserts that every committed output file under the bucket's destinations starting with a name
+   * carries a CRC32C in the store: its upload went with part checksums.
+   *
+   * @param destinationPrefix the start of the destinations' names, such as {@code magic-unsigned-}
+   * @throws IOException if MinIO cannot be reached
+   */
+  static void assertCommittedWithChecksums(String destinationPrefix) throws IOException {
+    MinioFixture minio = MinioFixture.get();
+    List<String> committed = new ArrayList<>();
+    for (S3Object o :
+        minio.client()
+            .listObjectsV2Paginator(b -> b.bucket(bucket()).prefix("warehouse/" + destinationPrefix))
+            .contents()) {
+      if (o.key().matches(".*/part-[^/]*")) {
+        committed.add(o.key());
+      }
+    }
+    assertThat(committed).as("committed output under " + destinationPrefix).isNotEmpty();
+    for (String key : committed) {
+      String crc =
+          minio.client()
+              .headObject(b -> b.bucket(bucket()).key(key).checksumMode(ChecksumMode.ENABLED))
+              .checksumCRC32C();
+      assertThat(crc).as(key).isNotEmpty();
+    }
   }
 }
