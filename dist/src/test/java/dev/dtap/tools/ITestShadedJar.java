@@ -102,15 +102,19 @@ class ITestShadedJar {
       Method read = settingsClass.getDeclaredMethod("read", String.class, confClass, String.class);
       read.setAccessible(true);
       Object settings = read.invoke(null, bucket, conf, "shaded");
-      Method client = Class.forName("dev.dtap.commit.s3.S3StoreFactory", true, loader).getDeclaredMethod("client", settingsClass);
+      // unsigned part payloads with CRC32C: the custom auth scheme must work on the relocated SDK too
+      Method client =
+          Class.forName("dev.dtap.commit.s3.S3StoreFactory", true, loader)
+              .getDeclaredMethod("client", settingsClass, boolean.class);
       client.setAccessible(true);
-      Object s3 = client.invoke(null, settings);
+      Object s3 = client.invoke(null, settings, false);
       Class<?> s3Interface = Class.forName("dev.dtap.shaded.software.amazon.awssdk.services.s3.S3Client", true, loader);
       assertThat(s3Interface.isInstance(s3)).isTrue();
       java.lang.reflect.Constructor<?> ctor =
-          Class.forName("dev.dtap.commit.s3.S3MultipartStore", true, loader).getDeclaredConstructor(s3Interface, String.class, boolean.class);
+          Class.forName("dev.dtap.commit.s3.S3MultipartStore", true, loader)
+              .getDeclaredConstructor(s3Interface, String.class, boolean.class, boolean.class);
       ctor.setAccessible(true);
-      Object store = ctor.newInstance(s3, bucket, true);
+      Object store = ctor.newInstance(s3, bucket, true, true);
       Class<?> storeApi = Class.forName("dev.dtap.commit.store.MultipartStore", true, loader);
       Class<?> partData = Class.forName("dev.dtap.commit.store.PartData", true, loader);
       byte[] bytes = "through the relocated SDK".getBytes(java.nio.charset.StandardCharsets.UTF_8);
