@@ -1,5 +1,6 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.store.UploadedPart;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -108,7 +109,7 @@ final class TaskRecord {
   /** Whether some part carries a checksum the store needs back when the upload is completed. */
   private boolean hasPartChecksums() {
     for (PendingFile f : files) {
-      for (dev.dtap.commit.store.UploadedPart p : f.parts()) {
+      for (UploadedPart p : f.parts()) {
         if (p.crc32c() != null) {
           return true;
         }

@@ -25,10 +25,7 @@ final class ListingOperations {
     Path b = ctx.toBackend(p);
     FileStatus[] listed;
     try {
-      listed = ctx.tap().localListing(b);
-      if (listed == null) {
-        listed = ctx.backend().listStatus(b);
-      }
+      listed = ctx.tap().listingOf(b);
     } catch (FileNotFoundException e) {
       if (ctx.isRoot(p)) {
         return new FileStatus[0];

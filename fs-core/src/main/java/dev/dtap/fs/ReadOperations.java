@@ -149,12 +149,8 @@ final class ReadOperations {
       }
     }
     try {
-      FileStatus status = ctx.tap().localStatus(b);
-      if (status == null) {
-        status = ctx.backend().getFileStatus(b);
-      }
       // the status is of the path asked for: reuse its canonical dtap form
-      return ctx.tap().toDtapStatus(status, ctx.tap().mapper().canonical(p));
+      return ctx.tap().toDtapStatus(ctx.tap().statusOf(b), ctx.tap().mapper().canonical(p));
     } catch (FileNotFoundException e) {
       if (ctx.isRoot(p)) {
         return ctx.rootStatus(b);

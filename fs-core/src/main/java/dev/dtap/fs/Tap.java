@@ -226,25 +226,29 @@ final class Tap implements TapContext, Closeable {
   }
 
   /**
-   * The status of a backend path read without the backend, on a tap over Hadoop's local
-   * filesystem.
+   * The backend's status of a path: read directly on a tap over Hadoop's local filesystem (one
+   * {@code stat}), else asked of the backend.
    *
    * @param backendPath a backend path that passed containment
-   * @return the status, or null when the backend must answer
+   * @return the backend-shaped status
+   * @throws IOException as the backend's {@code getFileStatus}
    */
-  FileStatus localStatus(Path backendPath) {
-    return local == null ? null : local.status(backendPath);
+  FileStatus statusOf(Path backendPath) throws IOException {
+    FileStatus read = local == null ? null : local.status(backendPath);
+    return read != null ? read : backend.getFileStatus(backendPath);
   }
 
   /**
-   * The listing of a backend path read without the backend, on a tap over Hadoop's local
-   * filesystem.
+   * The backend's listing of a path: read directly on a tap over Hadoop's local filesystem (one
+   * {@code stat} per entry), else asked of the backend.
    *
    * @param backendPath a backend path that passed containment
-   * @return the statuses, or null when the backend must answer
+   * @return the backend-shaped statuses
+   * @throws IOException as the backend's {@code listStatus}
    */
-  FileStatus[] localListing(Path backendPath) {
-    return local == null ? null : local.list(backendPath);
+  FileStatus[] listingOf(Path backendPath) throws IOException {
+    FileStatus[] read = local == null ? null : local.list(backendPath);
+    return read != null ? read : backend.listStatus(backendPath);
   }
 
   boolean hasLocalityResolver() {
