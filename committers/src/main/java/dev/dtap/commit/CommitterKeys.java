@@ -74,6 +74,16 @@ public final class CommitterKeys {
               + " SHA-256 on both sides. Over https payloads are never signed (TLS protects them);"
               + " false there only adds the CRC32C. S3 taps only.");
 
+  public static final ConfigKey PART_TRANSPORT =
+      ConfigKey.of(
+          "fs.dtap.committer.part.transport",
+          "direct",
+          "How part uploads over plain http travel: direct sends the request the AWS SDK built and"
+              + " signed over keep-alive connections of dtap's own, writing the body in 256 KiB"
+              + " blocks (the SDK's Apache client writes 4 KiB per system call); sdk leaves them to"
+              + " the SDK's client like every other request. Over https parts always use the SDK's"
+              + " client. S3 taps only.");
+
   public static final ConfigKey UUID =
       ConfigKey.of(
           "fs.dtap.committer.uuid",
@@ -93,6 +103,7 @@ public final class CommitterKeys {
               STAGING_DIR,
               CONDITIONAL_PUT,
               SIGNED_PAYLOAD,
+              PART_TRANSPORT,
               UUID));
 
   private CommitterKeys() {}

@@ -14,17 +14,22 @@ import java.util.Optional;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.utils.AttributeMap;
 
 /**
  * Serves taps whose root is an {@code s3a://}, {@code s3://} or {@code s3n://} bucket, with an S3
  * client configured from the tap's own {@code fs.s3a.*} settings. Thread-safe.
  */
 public final class S3StoreFactory implements MultipartStoreFactory {
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(200);
+
   /** Creates the factory; found through {@link java.util.ServiceLoader}. */
   public S3StoreFactory() {}
 
@@ -43,8 +48,19 @@ public final class S3StoreFactory implements MultipartStoreFactory {
     ConfigReader site = new ConfigReader(tap.siteConfiguration());
     boolean conditional = site.getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true);
     boolean signedPayload = site.getBoolean(CommitterKeys.SIGNED_PAYLOAD.name(), true);
+    PartTransport transport =
+        site.getEnum(CommitterKeys.PART_TRANSPORT.name(), PartTransport.class, PartTransport.DIRECT);
     return Optional.of(
-        new S3MultipartStore(client(settings, signedPayload), bucket, conditional, !signedPayload));
+        new S3MultipartStore(
+            client(settings, signedPayload, transport, List.of()), bucket, conditional, !signedPayload));
+  }
+
+  /** {@code fs.dtap.committer.part.transport}. */
+  enum PartTransport {
+    /** {@link DirectPartTransport} for part uploads over http. */
+    DIRECT,
+    /** The SDK's Apache client for every request. */
+    SDK
   }
 
   /**
@@ -55,7 +71,7 @@ public final class S3StoreFactory implements MultipartStoreFactory {
    * @return the client
    */
   static S3Client client(S3Settings s, boolean signedPayload) {
-    return client(s, signedPayload, List.of());
+    return client(s, signedPayload, PartTransport.DIRECT, List.of());
   }
 
   /**
@@ -63,17 +79,32 @@ public final class S3StoreFactory implements MultipartStoreFactory {
    *
    * @param s the settings
    * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
+   * @param transport how part uploads over http travel
    * @param interceptors added to the client's own
    * @return the client
    */
-  static S3Client client(S3Settings s, boolean signedPayload, List<ExecutionInterceptor> interceptors) {
+  static S3Client client(
+      S3Settings s, boolean signedPayload, PartTransport transport, List<ExecutionInterceptor> interceptors) {
+    return client(s, signedPayload, new TransportBuilder(s.maxConnections(), transport), interceptors);
+  }
+
+  /**
+   * An S3 client for a tap's settings over a given HTTP client (for tests).
+   *
+   * @param s the settings
+   * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
+   * @param http builds the HTTP client, which the S3 client owns and closes
+   * @param interceptors added to the client's own
+   * @return the client
+   */
+  static S3Client client(
+      S3Settings s,
+      boolean signedPayload,
+      SdkHttpClient.Builder<?> http,
+      List<ExecutionInterceptor> interceptors) {
     S3ClientBuilder b =
         S3Client.builder()
-            .httpClientBuilder(
-                ApacheHttpClient.builder()
-                    .maxConnections(s.maxConnections())
-                    .connectionTimeout(Duration.ofSeconds(20))
-                    .socketTimeout(Duration.ofSeconds(200)))
+            .httpClientBuilder(http)
             .overrideConfiguration(
                 ClientOverrideConfiguration.builder()
                     .retryPolicy(RetryMode.STANDARD)
@@ -89,6 +120,40 @@ public final class S3StoreFactory implements MultipartStoreFactory {
     }
     b.region(s.region() != null ? Region.of(s.region()) : regionOrDefault());
     return b.build();
+  }
+
+  /**
+   * Builds the client's HTTP transport; given to the SDK as a builder so that the SDK closes what it
+   * builds when the S3 client closes.
+   */
+  static final class TransportBuilder implements SdkHttpClient.Builder<TransportBuilder> {
+    private final int maxConnections;
+    private final PartTransport transport;
+
+    TransportBuilder(int maxConnections, PartTransport transport) {
+      this.maxConnections = maxConnections;
+      this.transport = transport;
+    }
+
+    @Override
+    public SdkHttpClient buildWithDefaults(AttributeMap serviceDefaults) {
+      SdkHttpClient apache =
+          ApacheHttpClient.builder()
+              .maxConnections(maxConnections)
+              .connectionTimeout(CONNECT_TIMEOUT)
+              .socketTimeout(SOCKET_TIMEOUT)
+              .buildWithDefaults(serviceDefaults);
+      if (transport == PartTransport.SDK) {
+        return apache;
+      }
+      ConnectionPool pool =
+          new ConnectionPool(
+              maxConnections,
+              (int) CONNECT_TIMEOUT.toMillis(),
+              (int) SOCKET_TIMEOUT.toMillis(),
+              SOCKET_TIMEOUT.toMillis());
+      return new DirectPartTransport(apache, pool, DirectPartTransport.CONTINUE_WAIT_MILLIS);
+    }
   }
 
   private static Region regionOrDefault() {

@@ -58,7 +58,12 @@ class ITestUnsignedPartUploadS3 {
     minio = MinioFixture.get();
     bucket = minio.createBucket("unsigned");
     Configuration conf = minio.configureS3a(new Configuration());
-    client = S3StoreFactory.client(S3Settings.read(bucket, conf, "unsigned"), false, List.of(WIRE));
+    client =
+        S3StoreFactory.client(
+            S3Settings.read(bucket, conf, "unsigned"),
+            false,
+            S3StoreFactory.PartTransport.DIRECT,
+            List.of(WIRE));
     store = new S3MultipartStore(client, bucket, true, true);
   }
 
