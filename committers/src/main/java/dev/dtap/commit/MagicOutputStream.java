@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * A file written under a magic path: its bytes stream to an uncompleted multipart upload at the
  * final key. The upload is started, and journaled, when the first part is full or at close; parts
  * upload in the background while the writer goes on, at most {@code activeParts} at once, so the
- * stream holds at most {@code (activeParts + 1) x partSize} bytes. Close waits for every part and
- * leaves the upload pending for job commit.
+ * stream holds at most {@code (activeParts + 1) x partSize} bytes; that memory comes from, and goes
+ * back to, the JVM's {@link PartBuffers} once a part's upload has returned. Close waits for every
+ * part and leaves the upload pending for job commit.
  *
  * <p>Not thread-safe, as output streams are not.
  */
@@ -28,7 +29,7 @@ final class MagicOutputStream extends OutputStream {
   private static final Logger LOG = LoggerFactory.getLogger(MagicOutputStream.class);
   /** A small file takes a small first array; the rest of a part comes in arrays of CHUNK. */
   private static final int FIRST_CHUNK = 64 << 10;
-  private static final int CHUNK = 1 << 20;
+  private static final int CHUNK = PartBuffers.SIZE;
 
   private final MultipartStore store;
   private final JobLayout layout;
@@ -86,8 +87,8 @@ final class MagicOutputStream extends OutputStream {
     }
     while (len > 0) {
       if (chunk == null || inChunk == chunk.length) {
-        int size = chunks.isEmpty() && parts.isEmpty() ? FIRST_CHUNK : CHUNK;
-        chunk = new byte[Math.min(size, partSize - buffered)];
+        int size = Math.min(chunks.isEmpty() && parts.isEmpty() ? FIRST_CHUNK : CHUNK, partSize - buffered);
+        chunk = size == PartBuffers.SIZE ? PartBuffers.SHARED.take() : new byte[size];
         chunks.add(chunk);
         inChunk = 0;
       }
@@ -125,7 +126,8 @@ final class MagicOutputStream extends OutputStream {
     if (number > JournaledUpload.MAX_PARTS) {
       throw fail(JournaledUpload.tooManyParts("File " + magicPath));
     }
-    PartData data = PartData.of(chunks, buffered);
+    List<byte[]> memory = chunks;
+    PartData data = PartData.of(memory, buffered);
     try {
       active.acquire();
     } catch (InterruptedException e) {
@@ -137,12 +139,22 @@ final class MagicOutputStream extends OutputStream {
     String id = uploadId;
     pool.execute(
         () -> {
+          UploadedPart uploaded = null;
+          Throwable failed = null;
           try {
-            f.complete(store.uploadPart(key, id, number, data));
+            uploaded = store.uploadPart(key, id, number, data);
           } catch (Throwable t) {
-            f.completeExceptionally(t);
+            failed = t;
           } finally {
+            // the upload has returned: neither the SDK nor a retry reads the part any more; the
+            // memory goes back before the future completes, so a closed stream holds none
+            PartBuffers.SHARED.give(memory);
             active.release();
+          }
+          if (failed != null) {
+            f.completeExceptionally(failed);
+          } else {
+            f.complete(uploaded);
           }
         });
   }

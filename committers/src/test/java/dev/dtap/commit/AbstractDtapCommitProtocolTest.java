@@ -284,6 +284,41 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     }
   }
 
+  /** Part memory is reused from file to file; no byte of an earlier file may reach a later one. */
+  @Test
+  void reusedPartMemoryNeverCarriesBytesIntoAnotherFile() throws Exception {
+    Job job = newJob();
+    job.jobConf.set(CommitterKeys.PART_SIZE.name(), "5m");
+    job.setup();
+    TaskAttemptContext t = job.task(0, 0);
+    PathOutputCommitter c = job.committer(t);
+    c.setupTask(t);
+    int[] sizes = {(10 << 20) + 300_000, (5 << 20) + 1, 3 << 20, (5 << 20) - 1, 1};
+    byte[][] contents = new byte[sizes.length][];
+    for (int f = 0; f < sizes.length; f++) {
+      contents[f] = new byte[sizes[f]];
+      new java.util.Random(100 + f).nextBytes(contents[f]);
+      Path file = new Path(c.getWorkPath(), "reuse-" + f);
+      try (org.apache.hadoop.fs.FSDataOutputStream out = file.getFileSystem(t.getConfiguration()).create(file, true)) {
+        int first = Math.min(7, sizes[f]); // a first write smaller than any array
+        out.write(contents[f], 0, first);
+        out.write(contents[f], first, sizes[f] - first);
+      }
+      if (f == 0 && committerName().equals("magic")) {
+        assertThat(PartBuffers.SHARED.idleCount())
+            .as("a closed stream has given its part memory back")
+            .isGreaterThanOrEqualTo(10);
+      }
+    }
+    job.commitTask(t);
+    job.commit();
+    for (int f = 0; f < sizes.length; f++) {
+      try (FSDataInputStream in = fs().open(new Path(dest, "reuse-" + f))) {
+        assertThat(in.readAllBytes()).as("reuse-%d", f).isEqualTo(contents[f]);
+      }
+    }
+  }
+
   /** Hadoop's file committer cannot do this: two jobs would share one _temporary directory. */
   @Test
   void twoJobsIntoOneDirectoryWithUniqueFileNames() throws Exception {
