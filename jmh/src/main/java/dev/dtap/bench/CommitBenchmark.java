@@ -59,7 +59,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <ul>
  *   <li>{@code committer}: {@code dtap-magic} and {@code dtap-staging} (through a dtap tap over the
  *       bucket), {@code dtap-magic-unsigned} (the magic committer with {@code
- *       fs.dtap.committer.signed-payload=false}: parts with CRC32C instead of payload signatures), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
+ *       fs.dtap.committer.signed-payload=false}: parts with CRC32C instead of payload signatures),
+ *       {@code dtap-magic-sdk-http} (the magic committer with {@code
+ *       fs.dtap.committer.part.transport=sdk}: parts through the AWS SDK's Apache client instead of
+ *       dtap's direct transport), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
  *       {@code S3ACommitterFactory}) and {@code file} (FileOutputCommitter over s3a, with Hadoop
  *       3.4's default algorithm 2);
  *   <li>{@code fileSize}: {@code 1k} or {@code 8m}.
@@ -87,7 +90,7 @@ public class CommitBenchmark {
   private static final Pattern COUNTER =
       Pattern.compile("^minio_api_requests_total\\{name=\"([A-Za-z0-9]+)\",[^}]*type=\"s3\"[^}]*\\} ([0-9.eE+]+)$");
 
-  @Param({"dtap-magic", "dtap-magic-unsigned", "dtap-staging", "s3a-magic", "s3a-directory", "file"})
+  @Param({"dtap-magic", "dtap-magic-unsigned", "dtap-magic-sdk-http", "dtap-staging", "s3a-magic", "s3a-directory", "file"})
   public String committer;
 
   @Param({"1k", "8m"})
@@ -136,6 +139,10 @@ public class CommitBenchmark {
       case "dtap-magic-unsigned":
         conf.set("fs.dtap.committer.name", "magic");
         conf.setBoolean("fs.dtap.committer.signed-payload", false);
+        break;
+      case "dtap-magic-sdk-http":
+        conf.set("fs.dtap.committer.name", "magic");
+        conf.set("fs.dtap.committer.part.transport", "sdk");
         break;
       case "s3a-magic":
       case "s3a-directory":
