@@ -253,25 +253,36 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
   }
 
 
-  @Test
-  void largeFileStreamsInParts() throws Exception {
+  /** A set-up job with 5 MiB parts, so that a few megabytes make a multi-part file. */
+  private Job jobWithSmallParts() throws IOException {
     Job job = newJob();
     job.jobConf.set(CommitterKeys.PART_SIZE.name(), "5m");
     job.setup();
-    TaskAttemptContext t = job.task(0, 0);
+    return job;
+  }
+
+  /** Creates a file in a task attempt's work directory, setting the attempt up first. */
+  private static org.apache.hadoop.fs.FSDataOutputStream create(Job job, TaskAttemptContext t, String name)
+      throws IOException {
     PathOutputCommitter c = job.committer(t);
     c.setupTask(t);
+    Path file = new Path(c.getWorkPath(), name);
+    return file.getFileSystem(t.getConfiguration()).create(file, true);
+  }
+
+  @Test
+  void largeFileStreamsInParts() throws Exception {
+    Job job = jobWithSmallParts();
+    TaskAttemptContext t = job.task(0, 0);
     byte[] data = new byte[(12 << 20) + 12345];
     new java.util.Random(7).nextBytes(data);
     byte[] twoParts = java.util.Arrays.copyOf(data, 10 << 20); // ends on a part boundary
-    Path file = new Path(c.getWorkPath(), "big.bin");
-    try (org.apache.hadoop.fs.FSDataOutputStream out = file.getFileSystem(t.getConfiguration()).create(file, true)) {
+    try (org.apache.hadoop.fs.FSDataOutputStream out = create(job, t, "big.bin")) {
       for (int i = 0; i < data.length; i += 100_000) {
         out.write(data, i, Math.min(100_000, data.length - i));
       }
     }
-    Path exact = new Path(c.getWorkPath(), "exact.bin");
-    try (org.apache.hadoop.fs.FSDataOutputStream out = exact.getFileSystem(t.getConfiguration()).create(exact, true)) {
+    try (org.apache.hadoop.fs.FSDataOutputStream out = create(job, t, "exact.bin")) {
       out.write(twoParts);
     }
     job.commitTask(t);
@@ -287,19 +298,14 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
   /** Part memory is reused from file to file; no byte of an earlier file may reach a later one. */
   @Test
   void reusedPartMemoryNeverCarriesBytesIntoAnotherFile() throws Exception {
-    Job job = newJob();
-    job.jobConf.set(CommitterKeys.PART_SIZE.name(), "5m");
-    job.setup();
+    Job job = jobWithSmallParts();
     TaskAttemptContext t = job.task(0, 0);
-    PathOutputCommitter c = job.committer(t);
-    c.setupTask(t);
     int[] sizes = {(10 << 20) + 300_000, (5 << 20) + 1, 3 << 20, (5 << 20) - 1, 1};
     byte[][] contents = new byte[sizes.length][];
     for (int f = 0; f < sizes.length; f++) {
       contents[f] = new byte[sizes[f]];
       new java.util.Random(100 + f).nextBytes(contents[f]);
-      Path file = new Path(c.getWorkPath(), "reuse-" + f);
-      try (org.apache.hadoop.fs.FSDataOutputStream out = file.getFileSystem(t.getConfiguration()).create(file, true)) {
+      try (org.apache.hadoop.fs.FSDataOutputStream out = create(job, t, "reuse-" + f)) {
         int first = Math.min(7, sizes[f]); // a first write smaller than any array
         out.write(contents[f], 0, first);
         out.write(contents[f], first, sizes[f] - first);

@@ -126,11 +126,15 @@ final class DirectPartTransport implements SdkHttpClient {
   }
 
   private static void header(StringBuilder sb, String name, String value) throws IOException {
-    if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || name.indexOf(':') >= 0) {
-      // never let a value end the head early: it would let it write a request of its own
-      throw new IOException("Header " + name + " holds a line break or a colon in its name");
+    if (breaksLine(value) || breaksLine(name) || name.indexOf(':') >= 0) {
+      // never let a header end the head early: it could write a request of its own
+      throw new IOException("Header " + name.trim() + " holds a line break, or a colon in its name");
     }
     sb.append(name).append(": ").append(value).append("\r\n");
+  }
+
+  private static boolean breaksLine(String s) {
+    return s.indexOf('\r') >= 0 || s.indexOf('\n') >= 0;
   }
 
   /** One part upload: request out, response head in, body handed to the SDK. */

@@ -312,6 +312,27 @@ class ITestDirectPartTransport {
     assertThat(s.connections()).isZero();
   }
 
+  /** Runs a request on another thread. */
+  private static CompletableFuture<HttpExecuteResponse> inBackground(ExecutableHttpRequest call) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return call.call();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+  }
+
+  /** A server's pause: until the test lets it go on, at most 30 s. */
+  private static void hold(CountDownLatch release) {
+    try {
+      release.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   @Test
   void abortEndsACallThatWaitsForTheStore() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
@@ -321,22 +342,10 @@ class ITestDirectPartTransport {
               String head = x.readHead();
               x.send(CONTINUE);
               x.readBody(head);
-              try {
-                release.await(30, TimeUnit.SECONDS); // never answers while the test runs
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
+              hold(release); // never answers while the test runs
             });
     ExecutableHttpRequest call = transport().prepareRequest(part(s, random(5000, 9)));
-    CompletableFuture<HttpExecuteResponse> running =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return call.call();
-              } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
+    CompletableFuture<HttpExecuteResponse> running = inBackground(call);
     waitFor(() -> s.bodies.size() == 1);
     long start = System.nanoTime();
     call.abort();
@@ -357,32 +366,19 @@ class ITestDirectPartTransport {
               x.send(CONTINUE);
               x.readBody(head);
               if (served.incrementAndGet() == 1) {
-                try {
-                  release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
+                hold(release);
               }
               x.send(OK);
             });
     DirectPartTransport t = transport(1, 300, DirectPartTransport.CONTINUE_WAIT_MILLIS);
-    ExecutableHttpRequest first = t.prepareRequest(part(s, random(100, 10)));
-    CompletableFuture<Integer> busy =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return first.call().httpResponse().statusCode();
-              } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
+    CompletableFuture<HttpExecuteResponse> busy = inBackground(t.prepareRequest(part(s, random(100, 10))));
     waitFor(() -> s.bodies.size() == 1);
     assertThatThrownBy(() -> t.prepareRequest(part(s, random(100, 11))).call())
         .isInstanceOf(IOException.class)
         .hasMessageContaining("fs.s3a.connection.maximum")
         .hasMessageContaining("all 1");
     release.countDown();
-    assertThat(busy.get(10, TimeUnit.SECONDS)).isEqualTo(200);
+    assertThat(busy.get(10, TimeUnit.SECONDS).httpResponse().statusCode()).isEqualTo(200);
     assertThat(t.prepareRequest(part(s, random(100, 12))).call().httpResponse().statusCode())
         .as("the connection is free again")
         .isEqualTo(200);
