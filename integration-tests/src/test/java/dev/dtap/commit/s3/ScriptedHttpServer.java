@@ -60,6 +60,23 @@ final class ScriptedHttpServer implements AutoCloseable {
       return body;
     }
 
+    /**
+     * Takes a whole request: its head, a 100 Continue if the client asks for one, and its body.
+     *
+     * @return the head, or null if the client closed the connection instead
+     */
+    String takeRequest() throws IOException {
+      String head = readHead();
+      if (head == null) {
+        return null;
+      }
+      if ("100-continue".equalsIgnoreCase(header(head, "expect"))) {
+        send("HTTP/1.1 100 Continue\r\n\r\n");
+      }
+      readBody(head);
+      return head;
+    }
+
     void send(String raw) throws IOException {
       out.write(raw.getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
