@@ -1,7 +1,6 @@
 package dev.dtap.commit.s3;
 
 import java.io.BufferedInputStream;
-import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Used by one request at a time: the pool hands it out and takes it back (see {@link
  * ConnectionPool}). {@link #closeSocket()} may be called from any thread, to abort.
  */
-final class Http1Connection implements Closeable {
+final class Http1Connection {
   /** Body bytes per socket write: large enough that system calls cost nothing next to copying. */
   static final int SEND_BLOCK = 256 << 10;
 
@@ -72,10 +71,10 @@ final class Http1Connection implements Closeable {
     return endpoint;
   }
 
-  /** @return true once: when the pool hands the connection out */
-  boolean beginLease() {
+  /** Marks the connection handed out by the pool. */
+  void beginLease() {
     served = pooled;
-    return leased.compareAndSet(false, true);
+    leased.set(true);
   }
 
   /** @return true once per lease: when the connection goes back to the pool or is closed */
@@ -195,11 +194,6 @@ final class Http1Connection implements Closeable {
     } catch (IOException e) {
       // nothing more to release
     }
-  }
-
-  @Override
-  public void close() {
-    closeSocket();
   }
 
   @Override
