@@ -11,7 +11,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keep-alive connections of {@link DirectPartTransport}, by endpoint. At most {@code
+ * Keep-alive connections of {@link DirectTransport}, by endpoint. At most {@code
  * maxConnections} are in use at once (as {@code fs.s3a.connection.maximum} bounds the SDK's own
  * pool); idle ones are reused most recent first, checked before reuse once they have idled a
  * while, and closed once they have idled longer than a server keeps them.
@@ -58,7 +58,7 @@ final class ConnectionPool implements Closeable {
    */
   Http1Connection lease(String host, int port) throws IOException {
     if (closed) {
-      throw new IOException("The part upload connections to " + host + ":" + port + " are closed");
+      throw new IOException("The direct connections to " + host + ":" + port + " are closed");
     }
     try {
       if (!inUse.tryAcquire(acquireTimeoutMillis, TimeUnit.MILLISECONDS)) {

@@ -1,5 +1,6 @@
 package dev.dtap.commit.s3;
 
+import dev.dtap.commit.store.PartData;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -11,24 +12,20 @@ import java.net.SocketTimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One keep-alive HTTP/1.1 connection of {@link DirectPartTransport}: a plain TCP socket, written
- * without an intermediate buffer so that a part's body leaves in blocks of {@link #SEND_BLOCK}
- * bytes, one system call each.
+ * One keep-alive HTTP/1.1 connection of {@link DirectTransport}: a plain TCP socket, written
+ * without an intermediate buffer so that a part's body leaves in the part's own blocks, one system
+ * call each.
  *
  * <p>Used by one request at a time: the pool hands it out and takes it back (see {@link
  * ConnectionPool}). {@link #closeSocket()} may be called from any thread, to abort.
  */
 final class Http1Connection {
-  /** Body bytes per socket write: large enough that system calls cost nothing next to copying. */
-  static final int SEND_BLOCK = 256 << 10;
-
   private final String endpoint;
   private final Socket socket;
   private final BufferedInputStream in;
   private final OutputStream out;
   private final int readTimeoutMillis;
   private final AtomicBoolean leased = new AtomicBoolean();
-  private byte[] sendBuffer;
   private long idleSinceNanos;
   private boolean pooled;
   private boolean served;
@@ -107,33 +104,28 @@ final class Http1Connection {
   }
 
   /**
-   * Sends exactly {@code length} bytes of a request body, in blocks of up to {@link #SEND_BLOCK}.
+   * Sends a request body in the part's own blocks, one system call each, and flushes.
    *
-   * @param body where the bytes come from
-   * @param length the Content-Length sent
-   * @throws IOException if the connection fails or the body holds fewer bytes
+   * @param body the body, or null for none
+   * @throws IOException if the connection fails, or the body holds more or fewer bytes than its
+   *     length (the Content-Length sent)
    */
-  void sendBody(InputStream body, long length) throws IOException {
-    int size = (int) Math.min(SEND_BLOCK, Math.max(1, length));
-    if (sendBuffer == null || sendBuffer.length < size) {
-      sendBuffer = new byte[size];
-    }
-    byte[] buf = sendBuffer;
-    long left = length;
-    while (left > 0) {
-      int want = (int) Math.min(buf.length, left);
-      int got = 0;
-      while (got < want) {
-        int n = body.read(buf, got, want - got);
-        if (n < 0) {
-          throw new EOFException(
-              "Request body for " + endpoint + " ended after " + (length - left + got) + " of "
-                  + length + " bytes");
-        }
-        got += n;
+  void sendBody(PartData body) throws IOException {
+    if (body != null) {
+      long length = body.length();
+      long[] sent = {0};
+      body.forEachBlock(
+          (block, offset, n) -> {
+            if (sent[0] + n > length) {
+              throw new IOException("Request body for " + endpoint + " is longer than its " + length + " bytes");
+            }
+            out.write(block, offset, n);
+            sent[0] += n;
+          });
+      if (sent[0] < length) {
+        throw new EOFException(
+            "Request body for " + endpoint + " ended after " + sent[0] + " of " + length + " bytes");
       }
-      out.write(buf, 0, got);
-      left -= got;
     }
     out.flush();
   }

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The status line and headers of one HTTP/1.1 response, as {@link DirectPartTransport} reads them
+ * The status line and headers of one HTTP/1.1 response, as {@link DirectTransport} reads them
  * off the connection. Immutable.
  */
 final class ResponseHead {

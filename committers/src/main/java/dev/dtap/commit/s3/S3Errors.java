@@ -30,7 +30,16 @@ final class S3Errors {
   }
 
   static boolean isNoSuchUpload(SdkException e) {
-    return "NoSuchUpload".equals(code(e)) || (isStatus(e, 404) && !"NoSuchKey".equals(code(e)) && !"NoSuchBucket".equals(code(e)));
+    return e instanceof AwsServiceException && isNoSuchUpload(((AwsServiceException) e).statusCode(), code(e));
+  }
+
+  /**
+   * @param status the HTTP status of the store's answer
+   * @param code the store's error code, or ""
+   * @return whether the answer says the upload does not exist (completed, aborted or never there)
+   */
+  static boolean isNoSuchUpload(int status, String code) {
+    return "NoSuchUpload".equals(code) || (status == 404 && !"NoSuchKey".equals(code) && !"NoSuchBucket".equals(code));
   }
 
   static boolean isMissing(SdkException e) {
@@ -38,35 +47,55 @@ final class S3Errors {
   }
 
   static IOException translate(String operation, String where, SdkException e) {
-    String base = operation + " " + where + ": ";
     if (e instanceof AbortedException || Thread.currentThread().isInterrupted()) {
-      InterruptedIOException x = new InterruptedIOException(base + "interrupted");
-      x.initCause(e);
-      return x;
+      return interrupted(operation, where, e);
     }
     if (!(e instanceof AwsServiceException)) {
-      return new IOException(base + e.getMessage(), e);
+      return new IOException(operation + " " + where + ": " + e.getMessage(), e);
     }
     AwsServiceException s = (AwsServiceException) e;
-    String detail = code(e) + " (HTTP " + s.statusCode() + ")";
-    if (s.awsErrorDetails() != null && s.awsErrorDetails().errorMessage() != null) {
-      detail += ": " + s.awsErrorDetails().errorMessage();
+    String message = s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorMessage();
+    return translate(operation, where, s.statusCode(), code(e), message, e);
+  }
+
+  static InterruptedIOException interrupted(String operation, String where, Throwable cause) {
+    InterruptedIOException x = new InterruptedIOException(operation + " " + where + ": interrupted");
+    x.initCause(cause);
+    return x;
+  }
+
+  /**
+   * The exception for an error answer of the store.
+   *
+   * @param operation what was asked, for the message
+   * @param where the s3a:// path it concerned
+   * @param status the HTTP status
+   * @param code the store's error code, or ""
+   * @param message the store's error message, or null
+   * @param cause the exception that carried the answer, or null
+   * @return {@link NoSuchUploadException} for an unknown upload, {@link FileNotFoundException} for
+   *     another 404, {@link AccessDeniedException} for 403, else a plain IOException
+   */
+  static IOException translate(
+      String operation, String where, int status, String code, String message, Throwable cause) {
+    String base = operation + " " + where + ": ";
+    String detail = code + " (HTTP " + status + ")";
+    if (message != null) {
+      detail += ": " + message;
     }
-    if (isNoSuchUpload(e) && operation.contains("upload")) {
-      NoSuchUploadException x = new NoSuchUploadException(base + detail);
-      x.initCause(e);
-      return x;
+    IOException x;
+    if (isNoSuchUpload(status, code) && operation.contains("upload")) {
+      x = new NoSuchUploadException(base + detail);
+    } else if (status == 404) {
+      x = new FileNotFoundException(base + detail);
+    } else if (status == 403) {
+      x = new AccessDeniedException(where, null, operation + ": " + detail);
+    } else {
+      x = new IOException(base + detail);
     }
-    if (s.statusCode() == 404) {
-      FileNotFoundException x = new FileNotFoundException(base + detail);
-      x.initCause(e);
-      return x;
+    if (cause != null) {
+      x.initCause(cause);
     }
-    if (s.statusCode() == 403) {
-      AccessDeniedException x = new AccessDeniedException(where, null, operation + ": " + detail);
-      x.initCause(e);
-      return x;
-    }
-    return new IOException(base + detail, e);
+    return x;
   }
 }

@@ -18,13 +18,8 @@ import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.RemoteIterator;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
-import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -36,18 +31,22 @@ import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@link MultipartStore} over one S3 bucket with the AWS SDK v2. Thread-safe; owns its client.
+ * {@link MultipartStore} over one S3 bucket: the requests made for every file through {@link
+ * UploadRequests} (dtap's own over plain http, else the SDK's), everything else through the AWS
+ * SDK v2. Thread-safe; owns its client.
  */
 final class S3MultipartStore implements MultipartStore {
   private static final int DELETE_BATCH = 1000;
 
   private final S3Client s3;
+  private final UploadRequests uploads;
   private final String bucket;
   private final boolean conditionalPut;
-  private final boolean partChecksums;
   private final StoreStatistics stats = new StoreStatistics();
 
   /**
+   * A store whose every request goes through the SDK.
+   *
    * @param s3 the client, owned from now on
    * @param bucket the bucket
    * @param conditionalPut whether the store honours {@code If-None-Match: *}
@@ -55,10 +54,25 @@ final class S3MultipartStore implements MultipartStore {
    *     unsigned payloads, the only check of the bytes besides TCP's)
    */
   S3MultipartStore(S3Client s3, String bucket, boolean conditionalPut, boolean partChecksums) {
+    this(s3, new SdkUploads(s3, bucket, partChecksums), bucket, conditionalPut);
+  }
+
+  /**
+   * @param s3 the client, for everything but the upload requests; owned from now on
+   * @param uploads initiate, part, complete and puts; owned from now on
+   * @param bucket the bucket
+   * @param conditionalPut whether the store honours {@code If-None-Match: *}
+   */
+  S3MultipartStore(S3Client s3, UploadRequests uploads, String bucket, boolean conditionalPut) {
     this.s3 = s3;
+    this.uploads = uploads;
     this.bucket = bucket;
     this.conditionalPut = conditionalPut;
-    this.partChecksums = partChecksums;
+  }
+
+  /** @return how the upload requests travel, for tests */
+  UploadRequests uploads() {
+    return uploads;
   }
 
   private String where(String key) {
@@ -73,49 +87,16 @@ final class S3MultipartStore implements MultipartStore {
   @Override
   public String initiate(String key) throws IOException {
     stats.request(Op.INITIATE);
-    try {
-      return s3.createMultipartUpload(
-              b -> {
-                b.bucket(bucket).key(key);
-                if (partChecksums) {
-                  b.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
-                }
-              })
-          .uploadId();
-    } catch (SdkException e) {
-      throw S3Errors.translate("initiate upload to", where(key), e);
-    }
+    return uploads.initiate(key);
   }
 
   @Override
   public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
       throws IOException {
     stats.request(Op.UPLOAD_PART);
-    ContentStreamProvider content = () -> {
-      try {
-        return data.open();
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    };
-    String crc32c = partChecksums ? crc32c(data) : null;
-    try {
-      String etag =
-          s3.uploadPart(
-                  b ->
-                      b.bucket(bucket)
-                          .key(key)
-                          .uploadId(uploadId)
-                          .partNumber(partNumber)
-                          .contentLength(data.length())
-                          .checksumCRC32C(crc32c),
-                  RequestBody.fromContentProvider(content, data.length(), "application/octet-stream"))
-              .eTag();
-      stats.uploaded(data.length());
-      return new UploadedPart(partNumber, etag, data.length(), crc32c);
-    } catch (SdkException e) {
-      throw S3Errors.translate("upload part " + partNumber + " of upload " + uploadId + " to", where(key), e);
-    }
+    UploadedPart part = uploads.uploadPart(key, uploadId, partNumber, data);
+    stats.uploaded(data.length());
+    return part;
   }
 
   /** The part's CRC32C as S3 headers carry it: base64 of its four big-endian bytes. */
@@ -128,26 +109,7 @@ final class S3MultipartStore implements MultipartStore {
   @Override
   public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
     stats.request(Op.COMPLETE);
-    List<CompletedPart> done = new ArrayList<>(parts.size());
-    for (UploadedPart p : parts) {
-      done.add(
-          CompletedPart.builder()
-              .partNumber(p.number())
-              .eTag(p.etag())
-              .checksumCRC32C(p.crc32c())
-              .build());
-    }
-    try {
-      return s3.completeMultipartUpload(
-              b ->
-                  b.bucket(bucket)
-                      .key(key)
-                      .uploadId(uploadId)
-                      .multipartUpload(CompletedMultipartUpload.builder().parts(done).build()))
-          .eTag();
-    } catch (SdkException e) {
-      throw S3Errors.translate("complete upload " + uploadId + " to", where(key), e);
-    }
+    return uploads.complete(key, uploadId, parts);
   }
 
   @Override
@@ -199,12 +161,8 @@ final class S3MultipartStore implements MultipartStore {
   @Override
   public void put(String key, byte[] data) throws IOException {
     stats.request(Op.PUT);
-    try {
-      s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(data));
-      stats.uploaded(data.length);
-    } catch (SdkException e) {
-      throw S3Errors.translate("put", where(key), e);
-    }
+    uploads.put(key, data);
+    stats.uploaded(data.length);
   }
 
   @Override
@@ -217,17 +175,11 @@ final class S3MultipartStore implements MultipartStore {
       return true;
     }
     stats.request(Op.PUT);
-    try {
-      s3.putObject(b -> b.bucket(bucket).key(key).ifNoneMatch("*"), RequestBody.fromBytes(data));
+    boolean written = uploads.putIfAbsent(key, data);
+    if (written) {
       stats.uploaded(data.length);
-      return true;
-    } catch (SdkException e) {
-      // 412: the object exists; 409: a concurrent conditional write to the key is in progress
-      if (S3Errors.isStatus(e, 412) || S3Errors.isStatus(e, 409)) {
-        return false;
-      }
-      throw S3Errors.translate("conditional put", where(key), e);
     }
+    return written;
   }
 
   @Override
@@ -344,7 +296,11 @@ final class S3MultipartStore implements MultipartStore {
 
   @Override
   public void close() {
-    s3.close();
+    try {
+      uploads.close();
+    } finally {
+      s3.close();
+    }
   }
 
   @Override

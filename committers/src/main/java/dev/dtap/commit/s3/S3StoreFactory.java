@@ -14,14 +14,12 @@ import java.util.Optional;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
-import software.amazon.awssdk.utils.AttributeMap;
 
 /**
  * Serves taps whose root is an {@code s3a://}, {@code s3://} or {@code s3n://} bucket, with an S3
@@ -51,17 +49,37 @@ public final class S3StoreFactory implements MultipartStoreFactory {
     boolean signedPayload = site.getBoolean(CommitterKeys.SIGNED_PAYLOAD.name(), true);
     PartTransport transport =
         site.getEnum(CommitterKeys.PART_TRANSPORT.name(), PartTransport.class, PartTransport.DIRECT);
-    return Optional.of(
-        new S3MultipartStore(
-            client(settings, signedPayload, transport, List.of()), bucket, conditional, !signedPayload));
+    S3Client client = client(settings, signedPayload, List.of());
+    UploadRequests uploads =
+        transport == PartTransport.DIRECT && DirectUploads.serves(settings)
+            ? new DirectUploads(settings, directTransport(settings.maxConnections()), signedPayload)
+            : new SdkUploads(client, bucket, !signedPayload);
+    return Optional.of(new S3MultipartStore(client, uploads, bucket, conditional));
   }
 
   /** {@code fs.dtap.committer.part.transport}. */
   enum PartTransport {
-    /** {@link DirectPartTransport} for part uploads over http. */
+    /** {@link DirectUploads} for the upload requests to a store over plain http. */
     DIRECT,
-    /** The SDK's Apache client for every request. */
+    /** The SDK for every request. */
     SDK
+  }
+
+  /**
+   * Connections for {@link DirectUploads}, as many as the SDK's pool may open
+   * ({@code fs.s3a.connection.maximum}), with its timeouts.
+   *
+   * @param maxConnections connections in use at once
+   * @return the transport
+   */
+  static DirectTransport directTransport(int maxConnections) {
+    return new DirectTransport(
+        new ConnectionPool(
+            maxConnections,
+            (int) CONNECT_TIMEOUT.toMillis(),
+            (int) SOCKET_TIMEOUT.toMillis(),
+            SOCKET_TIMEOUT.toMillis()),
+        DirectTransport.CONTINUE_WAIT_MILLIS);
   }
 
   /**
@@ -72,7 +90,7 @@ public final class S3StoreFactory implements MultipartStoreFactory {
    * @return the client
    */
   static S3Client client(S3Settings s, boolean signedPayload) {
-    return client(s, signedPayload, PartTransport.DIRECT, List.of());
+    return client(s, signedPayload, List.of());
   }
 
   /**
@@ -80,32 +98,17 @@ public final class S3StoreFactory implements MultipartStoreFactory {
    *
    * @param s the settings
    * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
-   * @param transport how part uploads over http travel
    * @param interceptors added to the client's own
    * @return the client
    */
-  static S3Client client(
-      S3Settings s, boolean signedPayload, PartTransport transport, List<ExecutionInterceptor> interceptors) {
-    return client(s, signedPayload, new TransportBuilder(s.maxConnections(), transport), interceptors);
-  }
-
-  /**
-   * An S3 client for a tap's settings over a given HTTP client (for tests).
-   *
-   * @param s the settings
-   * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
-   * @param http builds the HTTP client, which the S3 client owns and closes
-   * @param interceptors added to the client's own
-   * @return the client
-   */
-  static S3Client client(
-      S3Settings s,
-      boolean signedPayload,
-      SdkHttpClient.Builder<?> http,
-      List<ExecutionInterceptor> interceptors) {
+  static S3Client client(S3Settings s, boolean signedPayload, List<ExecutionInterceptor> interceptors) {
     S3ClientBuilder b =
         S3Client.builder()
-            .httpClientBuilder(http)
+            .httpClientBuilder(
+                ApacheHttpClient.builder()
+                    .maxConnections(s.maxConnections())
+                    .connectionTimeout(CONNECT_TIMEOUT)
+                    .socketTimeout(SOCKET_TIMEOUT))
             .overrideConfiguration(
                 ClientOverrideConfiguration.builder()
                     .retryPolicy(RetryMode.STANDARD)
@@ -124,40 +127,6 @@ public final class S3StoreFactory implements MultipartStoreFactory {
     }
     b.region(s.region() != null ? Region.of(s.region()) : regionOrDefault());
     return b.build();
-  }
-
-  /**
-   * Builds the client's HTTP transport; given to the SDK as a builder so that the SDK closes what it
-   * builds when the S3 client closes.
-   */
-  static final class TransportBuilder implements SdkHttpClient.Builder<TransportBuilder> {
-    private final int maxConnections;
-    private final PartTransport transport;
-
-    TransportBuilder(int maxConnections, PartTransport transport) {
-      this.maxConnections = maxConnections;
-      this.transport = transport;
-    }
-
-    @Override
-    public SdkHttpClient buildWithDefaults(AttributeMap serviceDefaults) {
-      SdkHttpClient apache =
-          ApacheHttpClient.builder()
-              .maxConnections(maxConnections)
-              .connectionTimeout(CONNECT_TIMEOUT)
-              .socketTimeout(SOCKET_TIMEOUT)
-              .buildWithDefaults(serviceDefaults);
-      if (transport == PartTransport.SDK) {
-        return apache;
-      }
-      ConnectionPool pool =
-          new ConnectionPool(
-              maxConnections,
-              (int) CONNECT_TIMEOUT.toMillis(),
-              (int) SOCKET_TIMEOUT.toMillis(),
-              SOCKET_TIMEOUT.toMillis());
-      return new DirectPartTransport(apache, pool, DirectPartTransport.CONTINUE_WAIT_MILLIS);
-    }
   }
 
   private static Region regionOrDefault() {

@@ -29,6 +29,35 @@ public interface PartData {
    */
   InputStream open() throws IOException;
 
+  /** Receives a part's bytes block by block. */
+  @FunctionalInterface
+  interface BlockSink {
+    /**
+     * @param block holds the bytes; valid only during the call
+     * @param offset where they start
+     * @param length how many
+     * @throws IOException if the sink fails
+     */
+    void accept(byte[] block, int offset, int length) throws IOException;
+  }
+
+  /**
+   * Hands every byte to a sink, in order, in blocks of the implementation's choosing: the part's
+   * own arrays where it has them, so that hashing or sending it copies nothing.
+   *
+   * @param sink receives the blocks
+   * @throws IOException if the bytes cannot be read, or the sink fails
+   */
+  default void forEachBlock(BlockSink sink) throws IOException {
+    byte[] buffer = new byte[256 << 10];
+    try (InputStream in = open()) {
+      int n;
+      while ((n = in.read(buffer)) > 0) {
+        sink.accept(buffer, 0, n);
+      }
+    }
+  }
+
   /**
    * Feeds every byte to a checksum, in order.
    *
@@ -36,13 +65,7 @@ public interface PartData {
    * @throws IOException if the bytes cannot be read
    */
   default void update(Checksum checksum) throws IOException {
-    byte[] buffer = new byte[64 << 10];
-    try (InputStream in = open()) {
-      int n;
-      while ((n = in.read(buffer)) > 0) {
-        checksum.update(buffer, 0, n);
-      }
-    }
+    forEachBlock(checksum::update);
   }
 
   /**
@@ -71,12 +94,17 @@ public interface PartData {
       }
 
       @Override
-      public void update(Checksum checksum) {
+      public void forEachBlock(BlockSink sink) throws IOException {
         long left = length;
         for (byte[] c : parts) {
+          if (left == 0) {
+            break;
+          }
           int n = (int) Math.min(c.length, left);
-          checksum.update(c, 0, n);
-          left -= n;
+          if (n > 0) {
+            sink.accept(c, 0, n);
+            left -= n;
+          }
         }
       }
 
@@ -85,12 +113,14 @@ public interface PartData {
         List<InputStream> streams = new ArrayList<>(parts.size());
         long left = length;
         for (byte[] c : parts) {
-          int n = (int) Math.min(c.length, left);
-          if (n == 0) {
+          if (left == 0) {
             break;
           }
-          streams.add(new ByteArrayInputStream(c, 0, n));
-          left -= n;
+          int n = (int) Math.min(c.length, left);
+          if (n > 0) {
+            streams.add(new ByteArrayInputStream(c, 0, n));
+            left -= n;
+          }
         }
         return new SequenceInputStream(Collections.enumeration(streams));
       }

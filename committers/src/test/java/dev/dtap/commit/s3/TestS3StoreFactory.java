@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.http.SdkHttpClient;
 
 /** How fs.dtap.committer.part.transport shapes a tap's S3 client. */
 class TestS3StoreFactory {
@@ -31,16 +30,26 @@ class TestS3StoreFactory {
     return tap;
   }
 
+  private static UploadRequests uploadsOf(Configuration site) throws IOException {
+    try (MultipartStore store = new S3StoreFactory().create(tap(site)).orElseThrow()) {
+      return ((S3MultipartStore) store).uploads();
+    }
+  }
+
   @Test
-  void directIsTheDefaultAndSdkLeavesPartsToTheSdksClient() {
-    SdkHttpClient direct = new S3StoreFactory.TransportBuilder(4, S3StoreFactory.PartTransport.DIRECT).build();
-    SdkHttpClient sdk = new S3StoreFactory.TransportBuilder(4, S3StoreFactory.PartTransport.SDK).build();
-    try {
-      assertThat(direct).isInstanceOf(DirectPartTransport.class);
-      assertThat(sdk).isNotInstanceOf(DirectPartTransport.class);
-    } finally {
-      direct.close();
-      sdk.close();
+  void directIsTheDefaultOverHttpAndSdkLeavesEveryRequestToTheSdk() throws IOException {
+    assertThat(uploadsOf(new Configuration(false))).isInstanceOf(DirectUploads.class);
+    Configuration sdk = new Configuration(false);
+    sdk.set("fs.dtap.committer.part.transport", "sdk");
+    assertThat(uploadsOf(sdk)).isInstanceOf(SdkUploads.class);
+  }
+
+  @Test
+  void httpsEndpointsStayWithTheSdk() throws IOException {
+    TapContext tap = tap(new Configuration(false));
+    tap.backendConfiguration().set("fs.s3a.endpoint", "https://127.0.0.1:9");
+    try (MultipartStore store = new S3StoreFactory().create(tap).orElseThrow()) {
+      assertThat(((S3MultipartStore) store).uploads()).isInstanceOf(SdkUploads.class);
     }
   }
 

@@ -24,6 +24,17 @@ class TestPartData {
   }
 
   @Test
+  void emptyArraysAnywhereAreSkippedByStreamAndBlocksAlike() throws Exception {
+    PartData part = PartData.of(List.of(new byte[0], new byte[] {1, 2}, new byte[0], new byte[] {3, 4}), 3);
+    try (InputStream in = part.open()) {
+      assertThat(in.readAllBytes()).containsExactly(1, 2, 3);
+    }
+    java.io.ByteArrayOutputStream blocks = new java.io.ByteArrayOutputStream();
+    part.forEachBlock(blocks::write);
+    assertThat(blocks.toByteArray()).containsExactly(1, 2, 3);
+  }
+
+  @Test
   void anEmptyPartReadsNothing() throws Exception {
     try (InputStream in = PartData.of(List.of(), 0).open()) {
       assertThat(in.read()).isEqualTo(-1);

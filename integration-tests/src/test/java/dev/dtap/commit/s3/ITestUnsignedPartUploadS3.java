@@ -58,12 +58,9 @@ class ITestUnsignedPartUploadS3 {
     minio = MinioFixture.get();
     bucket = minio.createBucket("unsigned");
     Configuration conf = minio.configureS3a(new Configuration());
-    client =
-        S3StoreFactory.client(
-            S3Settings.read(bucket, conf, "unsigned"),
-            false,
-            S3StoreFactory.PartTransport.DIRECT,
-            List.of(WIRE));
+    // the SDK's path with its own signer (fs.dtap.committer.part.transport=sdk); DirectUploads is
+    // tested in ITestDirectUploadsS3
+    client = S3StoreFactory.client(S3Settings.read(bucket, conf, "unsigned"), false, List.of(WIRE));
     store = new S3MultipartStore(client, bucket, true, true);
   }
 

@@ -7,7 +7,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,27 +17,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.dtap.commit.store.PartData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.http.ContentStreamProvider;
-import software.amazon.awssdk.http.ExecutableHttpRequest;
-import software.amazon.awssdk.http.HttpExecuteRequest;
-import software.amazon.awssdk.http.HttpExecuteResponse;
-import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.SdkHttpFullRequest;
-import software.amazon.awssdk.http.SdkHttpMethod;
 
 /**
- * The direct part transport against a scripted loopback server: keep-alive reuse, 100 Continue and
- * its absence, answers before the body, chunked answers, connections the store closed, short
- * bodies, aborts and the connection limit. What it sends is checked byte for byte on the server.
+ * The direct transport against a scripted loopback server: keep-alive reuse, 100 Continue and its
+ * absence, answers before the body, chunked answers, connections the store closed, short bodies,
+ * aborts and the connection limit. What it sends is checked byte for byte on the server.
  */
-class ITestDirectPartTransport {
+class ITestDirectTransport {
   private static final String OK = "HTTP/1.1 200 OK\r\nETag: \"e1\"\r\nContent-Length: 0\r\n\r\n";
   private static final String CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n";
 
   private final List<AutoCloseable> open = new ArrayList<>();
-  private final List<HttpExecuteRequest> toSdk = new CopyOnWriteArrayList<>();
 
   @AfterEach
   void closeAll() throws Exception {
@@ -53,48 +45,53 @@ class ITestDirectPartTransport {
     return s;
   }
 
-  private DirectPartTransport transport(int maxConnections, long acquireMillis, int continueMillis) {
-    SdkHttpClient sdk =
-        new SdkHttpClient() {
-          @Override
-          public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
-            toSdk.add(request);
-            throw new UnsupportedOperationException("the SDK's client is not under test");
-          }
-
-          @Override
-          public void close() {}
-        };
-    DirectPartTransport t =
-        new DirectPartTransport(sdk, new ConnectionPool(maxConnections, 2000, 5000, acquireMillis), continueMillis);
+  private DirectTransport transport(int maxConnections, long acquireMillis, int continueMillis) {
+    DirectTransport t =
+        new DirectTransport(new ConnectionPool(maxConnections, 2000, 5000, acquireMillis), continueMillis);
     open.add(t);
     return t;
   }
 
-  private DirectPartTransport transport() {
-    return transport(4, 2000, DirectPartTransport.CONTINUE_WAIT_MILLIS);
+  private DirectTransport transport() {
+    return transport(4, 2000, DirectTransport.CONTINUE_WAIT_MILLIS);
   }
 
-  private static HttpExecuteRequest part(ScriptedHttpServer s, ContentStreamProvider body, long length, boolean expect) {
-    return part("http://127.0.0.1:" + s.port(), body, length, expect);
-  }
+  /** A request and its body. */
+  private static final class Part {
+    final DirectRequest request;
+    final PartData body;
 
-  private static HttpExecuteRequest part(String base, ContentStreamProvider body, long length, boolean expect) {
-    SdkHttpFullRequest.Builder r =
-        SdkHttpFullRequest.builder()
-            .method(SdkHttpMethod.PUT)
-            .uri(URI.create(base + "/bucket/dir/key%20one"))
-            .putRawQueryParameter("partNumber", "1")
-            .putRawQueryParameter("uploadId", "u/1+=")
-            .putHeader("Content-Length", Long.toString(length));
-    if (expect) {
-      r.putHeader("Expect", "100-continue");
+    Part(DirectRequest request, PartData body) {
+      this.request = request;
+      this.body = body;
     }
-    return HttpExecuteRequest.builder().request(r.build()).contentStreamProvider(body).build();
+
+    DirectTransport.Exchange on(DirectTransport t) {
+      return t.prepare(request, body);
+    }
   }
 
-  private static HttpExecuteRequest part(ScriptedHttpServer s, byte[] body) {
-    return part(s, ContentStreamProvider.fromByteArray(body), body.length, true);
+  private static Part part(ScriptedHttpServer s, PartData body, boolean expect) {
+    return part(s.port(), body, expect);
+  }
+
+  private static Part part(int port, PartData body, boolean expect) {
+    DirectRequest r =
+        new DirectRequest("PUT", "127.0.0.1", port, "/bucket/dir/key%20one")
+            .query("partNumber", "1")
+            .query("uploadId", "u/1+=");
+    if (expect) {
+      r.header("Expect", "100-continue");
+    }
+    return new Part(r, body);
+  }
+
+  private static Part part(ScriptedHttpServer s, byte[] body) {
+    return part(s, bytes(body), true);
+  }
+
+  private static PartData bytes(byte[] b) {
+    return PartData.of(List.of(b), b.length);
   }
 
   private static byte[] random(int n, long seed) {
@@ -103,10 +100,8 @@ class ITestDirectPartTransport {
     return b;
   }
 
-  private static String bodyText(HttpExecuteResponse r) throws IOException {
-    try (InputStream in = r.responseBody().orElseThrow()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+  private static String bodyText(DirectTransport.Answer r) {
+    return new String(r.body(), StandardCharsets.UTF_8);
   }
 
   /** Serves every request on a connection: 100 Continue when asked, the body, then {@code answer}. */
@@ -121,13 +116,13 @@ class ITestDirectPartTransport {
   @Test
   void partsTravelByteForByteOnOneKeepAliveConnection() throws Exception {
     ScriptedHttpServer s = server(keepServing(OK));
-    DirectPartTransport t = transport();
-    List<byte[]> sent = List.of(random(600 << 10, 1), random(1, 2), random(Http1Connection.SEND_BLOCK * 3, 3));
+    DirectTransport t = transport();
+    List<byte[]> sent = List.of(random(600 << 10, 1), random(1, 2), random(3 << 20, 3));
     for (byte[] b : sent) {
-      HttpExecuteResponse r = t.prepareRequest(part(s, b)).call();
-      assertThat(r.httpResponse().statusCode()).isEqualTo(200);
-      assertThat(r.httpResponse().firstMatchingHeader("etag")).hasValue("\"e1\"");
-      assertThat(r.responseBody()).isEmpty();
+      DirectTransport.Answer r = part(s, b).on(t).call();
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.header("etag")).hasValue("\"e1\"");
+      assertThat(r.body()).isEmpty();
     }
     assertThat(s.bodies).hasSize(3);
     for (int i = 0; i < sent.size(); i++) {
@@ -152,8 +147,8 @@ class ITestDirectPartTransport {
               x.send(OK);
             });
     byte[] body = random(70_000, 4);
-    HttpExecuteResponse r = transport(4, 2000, 200).prepareRequest(part(s, body)).call();
-    assertThat(r.httpResponse().statusCode()).isEqualTo(200);
+    DirectTransport.Answer r = part(s, body).on(transport(4, 2000, 200)).call();
+    assertThat(r.status()).isEqualTo(200);
     assertThat(s.bodies).hasSize(1);
     assertThat(s.bodies.get(0)).isEqualTo(body);
   }
@@ -170,10 +165,10 @@ class ITestDirectPartTransport {
                   + xml.length() + "\r\n\r\n" + xml);
               bytesAfterAnswer.add(x.countUntilClosed());
             });
-    DirectPartTransport t = transport();
+    DirectTransport t = transport();
     for (int i = 0; i < 2; i++) {
-      HttpExecuteResponse r = t.prepareRequest(part(s, random(1 << 20, 5))).call();
-      assertThat(r.httpResponse().statusCode()).isEqualTo(404);
+      DirectTransport.Answer r = part(s, random(1 << 20, 5)).on(t).call();
+      assertThat(r.status()).isEqualTo(404);
       assertThat(bodyText(r)).isEqualTo(xml);
     }
     assertThat(s.connections()).as("a refused request's connection is not reused").isEqualTo(2);
@@ -187,10 +182,10 @@ class ITestDirectPartTransport {
         "HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5\r\n<Erro\r\n3;ext=1\r\nr/>\r\n0\r\nX-Trailer: t\r\n\r\n";
     ScriptedHttpServer s = server(keepServing(chunked));
-    DirectPartTransport t = transport();
+    DirectTransport t = transport();
     for (int i = 0; i < 3; i++) {
-      HttpExecuteResponse r = t.prepareRequest(part(s, random(1000, i))).call();
-      assertThat(r.httpResponse().statusCode()).isEqualTo(500);
+      DirectTransport.Answer r = part(s, random(1000, i)).on(t).call();
+      assertThat(r.status()).isEqualTo(500);
       assertThat(bodyText(r)).isEqualTo("<Error/>");
     }
     assertThat(s.connections()).isEqualTo(1);
@@ -205,12 +200,12 @@ class ITestDirectPartTransport {
               x.send(OK);
               x.close(); // as a store closes a keep-alive connection it considers idle
             });
-    DirectPartTransport t = transport();
+    DirectTransport t = transport();
     byte[] first = random(1000, 6);
     byte[] second = random(300_000, 7);
-    assertThat(t.prepareRequest(part(s, first)).call().httpResponse().statusCode()).isEqualTo(200);
+    assertThat(part(s, first).on(t).call().status()).isEqualTo(200);
     Thread.sleep(100);
-    assertThat(t.prepareRequest(part(s, second)).call().httpResponse().statusCode()).isEqualTo(200);
+    assertThat(part(s, second).on(t).call().status()).isEqualTo(200);
     assertThat(s.connections()).isEqualTo(2);
     assertThat(s.bodies).hasSize(2);
     assertThat(s.bodies.get(1)).isEqualTo(second);
@@ -225,13 +220,13 @@ class ITestDirectPartTransport {
               x.send(OK);
               x.close();
             });
-    DirectPartTransport t = transport();
+    DirectTransport t = transport();
     byte[] body = random(200_000, 8);
-    HttpExecuteRequest noExpect = part(s, ContentStreamProvider.fromByteArray(body), body.length, false);
-    assertThat(t.prepareRequest(noExpect).call().httpResponse().statusCode()).isEqualTo(200);
+    Part noExpect = part(s, bytes(body), false);
+    assertThat(noExpect.on(t).call().status()).isEqualTo(200);
     // older than the check threshold: the pool looks before it hands the connection out
     Thread.sleep(TimeUnit.NANOSECONDS.toMillis(ConnectionPool.CHECK_AFTER_NANOS) + 300);
-    assertThat(t.prepareRequest(noExpect).call().httpResponse().statusCode()).isEqualTo(200);
+    assertThat(noExpect.on(t).call().status()).isEqualTo(200);
     assertThat(s.connections()).isEqualTo(2);
     assertThat(s.bodies).hasSize(2);
   }
@@ -246,8 +241,19 @@ class ITestDirectPartTransport {
               x.send(CONTINUE);
               received.add(x.countUntilClosed());
             });
-    ContentStreamProvider tenBytes = () -> new ByteArrayInputStream(new byte[10]);
-    assertThatThrownBy(() -> transport().prepareRequest(part(s, tenBytes, 20, true)).call())
+    PartData tenBytesOfTwenty =
+        new PartData() {
+          @Override
+          public long length() {
+            return 20;
+          }
+
+          @Override
+          public InputStream open() {
+            return new ByteArrayInputStream(new byte[10]);
+          }
+        };
+    assertThatThrownBy(() -> part(s, tenBytesOfTwenty, true).on(transport()).call())
         .isInstanceOf(IOException.class)
         .hasMessageContaining("ended after 10 of 20 bytes")
         .hasMessageContaining("127.0.0.1:" + s.port());
@@ -258,55 +264,18 @@ class ITestDirectPartTransport {
   }
 
   @Test
-  void onlyPartUploadsOverPlainHttpAreSentDirectly() throws Exception {
-    DirectPartTransport t = transport();
-    ContentStreamProvider body = ContentStreamProvider.fromByteArray(new byte[4]);
-    HttpExecuteRequest tls = part("https://127.0.0.1:1", body, 4, true);
-    HttpExecuteRequest record =
-        HttpExecuteRequest.builder()
-            .request(
-                SdkHttpFullRequest.builder()
-                    .method(SdkHttpMethod.PUT)
-                    .uri(URI.create("http://127.0.0.1:1/bucket/record"))
-                    .putHeader("Content-Length", "4")
-                    .build())
-            .contentStreamProvider(body)
-            .build();
-    HttpExecuteRequest get =
-        HttpExecuteRequest.builder()
-            .request(
-                SdkHttpFullRequest.builder()
-                    .method(SdkHttpMethod.GET)
-                    .uri(URI.create("http://127.0.0.1:1/bucket/key"))
-                    .putRawQueryParameter("partNumber", "1")
-                    .putRawQueryParameter("uploadId", "u")
-                    .build())
-            .build();
-    for (HttpExecuteRequest r : List.of(tls, record, get)) {
-      assertThat(DirectPartTransport.sendsDirectly(r)).isFalse();
-      assertThatThrownBy(() -> t.prepareRequest(r)).isInstanceOf(UnsupportedOperationException.class);
-    }
-    assertThat(toSdk).containsExactly(tls, record, get);
-    assertThat(DirectPartTransport.sendsDirectly(part("http://127.0.0.1:1", body, 4, true))).isTrue();
-  }
-
-  @Test
   void aHeaderValueWithALineBreakIsRefusedBeforeAnythingIsSent() throws Exception {
     ScriptedHttpServer s = server(keepServing(OK));
-    HttpExecuteRequest r = part(s, new byte[4]);
-    HttpExecuteRequest evil =
-        HttpExecuteRequest.builder()
-            .request(r.httpRequest().toBuilder().putHeader("x-amz-meta-a", "b\r\nX-Injected: 1").build())
-            .contentStreamProvider(r.contentStreamProvider().orElseThrow())
-            .build();
-    assertThatThrownBy(() -> transport().prepareRequest(evil).call())
+    Part evil = part(s, new byte[4]);
+    evil.request.header("x-amz-meta-a", "b\r\nX-Injected: 1");
+    assertThatThrownBy(() -> evil.on(transport()).call())
         .isInstanceOf(IOException.class)
         .hasMessageContaining("x-amz-meta-a");
     assertThat(s.connections()).isZero();
   }
 
   /** Runs a request on another thread. */
-  private static CompletableFuture<HttpExecuteResponse> inBackground(ExecutableHttpRequest call) {
+  private static CompletableFuture<DirectTransport.Answer> inBackground(DirectTransport.Exchange call) {
     return CompletableFuture.supplyAsync(
         () -> {
           try {
@@ -335,8 +304,8 @@ class ITestDirectPartTransport {
               x.takeRequest();
               hold(release); // never answers while the test runs
             });
-    ExecutableHttpRequest call = transport().prepareRequest(part(s, random(5000, 9)));
-    CompletableFuture<HttpExecuteResponse> running = inBackground(call);
+    DirectTransport.Exchange call = part(s, random(5000, 9)).on(transport());
+    CompletableFuture<DirectTransport.Answer> running = inBackground(call);
     waitFor(() -> s.bodies.size() == 1);
     long start = System.nanoTime();
     call.abort();
@@ -359,16 +328,16 @@ class ITestDirectPartTransport {
               }
               x.send(OK);
             });
-    DirectPartTransport t = transport(1, 300, DirectPartTransport.CONTINUE_WAIT_MILLIS);
-    CompletableFuture<HttpExecuteResponse> busy = inBackground(t.prepareRequest(part(s, random(100, 10))));
+    DirectTransport t = transport(1, 300, DirectTransport.CONTINUE_WAIT_MILLIS);
+    CompletableFuture<DirectTransport.Answer> busy = inBackground(part(s, random(100, 10)).on(t));
     waitFor(() -> s.bodies.size() == 1);
-    assertThatThrownBy(() -> t.prepareRequest(part(s, random(100, 11))).call())
+    assertThatThrownBy(() -> part(s, random(100, 11)).on(t).call())
         .isInstanceOf(IOException.class)
         .hasMessageContaining("fs.s3a.connection.maximum")
         .hasMessageContaining("all 1");
     release.countDown();
-    assertThat(busy.get(10, TimeUnit.SECONDS).httpResponse().statusCode()).isEqualTo(200);
-    assertThat(t.prepareRequest(part(s, random(100, 12))).call().httpResponse().statusCode())
+    assertThat(busy.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+    assertThat(part(s, random(100, 12)).on(t).call().status())
         .as("the connection is free again")
         .isEqualTo(200);
   }
@@ -382,9 +351,9 @@ class ITestDirectPartTransport {
               x.send("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
               x.countUntilClosed();
             });
-    DirectPartTransport t = transport();
+    DirectTransport t = transport();
     for (int i = 0; i < 2; i++) {
-      assertThat(t.prepareRequest(part(s, random(10, i))).call().httpResponse().statusCode()).isEqualTo(200);
+      assertThat(part(s, random(10, i)).on(t).call().status()).isEqualTo(200);
     }
     assertThat(s.connections()).isEqualTo(2);
   }
@@ -397,7 +366,7 @@ class ITestDirectPartTransport {
               x.readHead();
               x.send("SSH-2.0-OpenSSH\r\n\r\n");
             });
-    assertThatThrownBy(() -> transport().prepareRequest(part(s, new byte[3])).call())
+    assertThatThrownBy(() -> part(s, new byte[3]).on(transport()).call())
         .isInstanceOf(IOException.class)
         .hasMessageContaining("Not an HTTP/1.x status line from 127.0.0.1:" + s.port());
   }
@@ -408,8 +377,8 @@ class ITestDirectPartTransport {
     try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
       port = free.getLocalPort();
     }
-    HttpExecuteRequest r = part("http://127.0.0.1:" + port, ContentStreamProvider.fromByteArray(new byte[1]), 1, true);
-    assertThatThrownBy(() -> transport().prepareRequest(r).call())
+    Part r = part(port, bytes(new byte[1]), true);
+    assertThatThrownBy(() -> r.on(transport()).call())
         .isInstanceOf(IOException.class)
         .isNotInstanceOf(InterruptedIOException.class)
         .hasMessageContaining("Cannot connect to 127.0.0.1:" + port);
