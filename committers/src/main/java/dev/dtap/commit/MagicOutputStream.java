@@ -27,10 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 final class MagicOutputStream extends OutputStream {
   private static final Logger LOG = LoggerFactory.getLogger(MagicOutputStream.class);
-  /** A small file takes a small first array; the rest of a part comes in arrays of CHUNK. */
-  private static final int FIRST_CHUNK = 64 << 10;
-  private static final int CHUNK = PartBuffers.SIZE;
-
   private final MultipartStore store;
   private final JobLayout layout;
   private final String key;
@@ -87,12 +83,12 @@ final class MagicOutputStream extends OutputStream {
     }
     while (len > 0) {
       if (chunk == null || inChunk == chunk.length) {
-        int size = Math.min(chunks.isEmpty() && parts.isEmpty() ? FIRST_CHUNK : CHUNK, partSize - buffered);
-        chunk = size == PartBuffers.SIZE ? PartBuffers.SHARED.take() : new byte[size];
+        // pooled arrays only: the last one of a part is filled as far as the part goes
+        chunk = chunks.isEmpty() && parts.isEmpty() ? PartBuffers.SHARED.takeFirst() : PartBuffers.SHARED.take();
         chunks.add(chunk);
         inChunk = 0;
       }
-      int n = Math.min(len, chunk.length - inChunk);
+      int n = Math.min(Math.min(len, chunk.length - inChunk), partSize - buffered);
       System.arraycopy(b, off, chunk, inChunk, n);
       inChunk += n;
       buffered += n;

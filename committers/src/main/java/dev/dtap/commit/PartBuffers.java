@@ -16,28 +16,40 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * part is only ever read up to its length. Thread-safe.
  */
 final class PartBuffers {
-  /** Size of every pooled array. */
+  /** Size of the arrays that make up a part. */
   static final int SIZE = 1 << 20;
+  /** Size of a file's first array: a small file takes no more. */
+  static final int FIRST_SIZE = 64 << 10;
 
   /** The pool of this JVM. */
   static final PartBuffers SHARED = new PartBuffers();
 
   private final Deque<SoftReference<byte[]>> idle = new ConcurrentLinkedDeque<>();
+  private final Deque<SoftReference<byte[]>> idleFirst = new ConcurrentLinkedDeque<>();
 
   /** @return an array of {@link #SIZE} bytes, recently used if one is idle */
   byte[] take() {
+    return take(idle, SIZE);
+  }
+
+  /** @return an array of {@link #FIRST_SIZE} bytes, recently used if one is idle */
+  byte[] takeFirst() {
+    return take(idleFirst, FIRST_SIZE);
+  }
+
+  private static byte[] take(Deque<SoftReference<byte[]>> pool, int size) {
     SoftReference<byte[]> ref;
-    while ((ref = idle.pollFirst()) != null) {
+    while ((ref = pool.pollFirst()) != null) {
       byte[] b = ref.get();
       if (b != null) {
         return b;
       }
     }
-    return new byte[SIZE];
+    return new byte[size];
   }
 
   /**
-   * Takes back a part's arrays; arrays of another size are left to the collector.
+   * Takes back a part's arrays; arrays of other sizes are left to the collector.
    *
    * @param arrays arrays no one reads or writes any more
    */
@@ -45,6 +57,8 @@ final class PartBuffers {
     for (byte[] b : arrays) {
       if (b.length == SIZE) {
         idle.offerFirst(new SoftReference<>(b));
+      } else if (b.length == FIRST_SIZE) {
+        idleFirst.offerFirst(new SoftReference<>(b));
       }
     }
   }
@@ -52,8 +66,10 @@ final class PartBuffers {
   /** @return idle arrays not yet collected, for tests */
   int idleCount() {
     int n = 0;
-    for (SoftReference<byte[]> r : idle) {
-      n += r.get() != null ? 1 : 0;
+    for (Deque<SoftReference<byte[]>> d : List.of(idle, idleFirst)) {
+      for (SoftReference<byte[]> r : d) {
+        n += r.get() != null ? 1 : 0;
+      }
     }
     return n;
   }
