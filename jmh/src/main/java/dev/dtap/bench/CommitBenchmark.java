@@ -61,8 +61,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       bucket), {@code dtap-magic-unsigned} (the magic committer with {@code
  *       fs.dtap.committer.signed-payload=false}: parts with CRC32C instead of payload signatures),
  *       {@code dtap-magic-sdk-http} (the magic committer with {@code
- *       fs.dtap.committer.part.transport=sdk}: parts through the AWS SDK's Apache client instead of
- *       dtap's direct transport), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
+ *       fs.dtap.committer.part.transport=sdk}: every request through the AWS SDK instead of
+ *       dtap's own upload requests), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
  *       {@code S3ACommitterFactory}) and {@code file} (FileOutputCommitter over s3a, with Hadoop
  *       3.4's default algorithm 2);
  *   <li>{@code fileSize}: {@code 1k} or {@code 8m}.
