@@ -45,7 +45,8 @@ final class DirectTransport implements Closeable {
   /**
    * Prepares one request; {@link Exchange#call()} sends it.
    *
-   * @param request the request, signed; its {@code Content-Length} is set here
+   * @param request the request; its {@code Content-Length} is set here, so sign it after this and
+   *     before {@link Exchange#call()}, which sends its headers as they are then
    * @param body the body, or null for none
    * @return the exchange
    */

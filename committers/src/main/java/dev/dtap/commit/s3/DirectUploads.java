@@ -36,7 +36,7 @@ final class DirectUploads implements UploadRequests {
   private static final long BASE_DELAY_MILLIS = 100;
   private static final long THROTTLED_BASE_DELAY_MILLIS = 500;
   private static final long MAX_DELAY_MILLIS = 20_000;
-  private static final String EMPTY_SHA256 = SigV4.hex(SigV4.sha256(""));
+  private static final String EMPTY_SHA256 = SigV4.sha256Hex(new byte[0]);
   private static final String OCTETS = "application/octet-stream";
   private static final Set<String> RETRYABLE_CODES =
       Set.of("InternalError", "SlowDown", "ServiceUnavailable", "RequestTimeout", "Throttling",
@@ -80,7 +80,7 @@ final class DirectUploads implements UploadRequests {
   }
 
   private String where(String key) {
-    return "s3a://" + bucket + "/" + key;
+    return S3Errors.where(bucket, key);
   }
 
   private DirectRequest request(String method, String key) {
@@ -142,21 +142,21 @@ final class DirectUploads implements UploadRequests {
     byte[] body = xml.append("</CompleteMultipartUpload>").toString().getBytes(StandardCharsets.UTF_8);
     Supplier<DirectRequest> r =
         () -> request("POST", key).query("uploadId", uploadId).header("content-type", "application/xml");
-    DirectTransport.Answer a = call(op, key, r, bytes(body), SigV4.hex(SigV4.sha256().digest(body)), true);
+    DirectTransport.Answer a = call(op, key, r, bytes(body), SigV4.sha256Hex(body), true);
     return S3Xml.parse(a.body(), op + " " + where(key)).child("ETag").orElse(null);
   }
 
   @Override
   public void put(String key, byte[] data) throws IOException {
     call("put", key, () -> request("PUT", key).header("content-type", OCTETS), bytes(data),
-        SigV4.hex(SigV4.sha256().digest(data)), false);
+        SigV4.sha256Hex(data), false);
   }
 
   @Override
   public boolean putIfAbsent(String key, byte[] data) throws IOException {
     Supplier<DirectRequest> r = () -> request("PUT", key).header("content-type", OCTETS).header("if-none-match", "*");
     DirectTransport.Answer a =
-        call("conditional put", key, r, bytes(data), SigV4.hex(SigV4.sha256().digest(data)), false, 412, 409);
+        call("conditional put", key, r, bytes(data), SigV4.sha256Hex(data), false, 412, 409);
     // 412: the object exists; 409: a concurrent conditional write to the key is in progress
     return a.status() < 300;
   }
@@ -189,14 +189,13 @@ final class DirectUploads implements UploadRequests {
       if (Thread.currentThread().isInterrupted()) {
         throw S3Errors.interrupted(operation, where(key), null);
       }
-      DirectRequest r =
-          build.get()
-              .header("user-agent", "dtap-committer")
-              .header("content-length", Long.toString(body == null ? 0 : body.length()));
+      DirectRequest r = build.get().header("user-agent", "dtap-committer");
+      // prepared before signing: the transport sets Content-Length, which the signature covers
+      DirectTransport.Exchange exchange = transport.prepare(r, body);
       signer.sign(r, payloadHash, Instant.now());
       DirectTransport.Answer a;
       try {
-        a = transport.prepare(r, body).call();
+        a = exchange.call();
       } catch (IOException e) {
         if (e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException)) {
           throw S3Errors.interrupted(operation, where(key), e);

@@ -71,6 +71,6 @@ abstract class ListingPages<T> implements RemoteIterator<T> {
   }
 
   private String where() {
-    return "s3a://" + bucket + "/" + prefix;
+    return S3Errors.where(bucket, prefix);
   }
 }

@@ -161,7 +161,7 @@ final class ResponseBody extends InputStream {
     if (size == 0) {
       String trailer;
       while ((trailer = ResponseHead.line(in, connection.endpoint())) != null && !trailer.isEmpty()) {
-        // trailers carry nothing the SDK reads from a part upload's answer
+        // trailers carry nothing these answers need
       }
       return false;
     }

@@ -17,6 +17,15 @@ import software.amazon.awssdk.core.exception.SdkException;
 final class S3Errors {
   private S3Errors() {}
 
+  /**
+   * @param bucket the bucket
+   * @param key a key in it
+   * @return the path messages name: {@code s3a://bucket/key}
+   */
+  static String where(String bucket, String key) {
+    return "s3a://" + bucket + "/" + key;
+  }
+
   static boolean isStatus(SdkException e, int status) {
     return e instanceof AwsServiceException && ((AwsServiceException) e).statusCode() == status;
   }

@@ -76,7 +76,7 @@ final class S3MultipartStore implements MultipartStore {
   }
 
   private String where(String key) {
-    return "s3a://" + bucket + "/" + key;
+    return S3Errors.where(bucket, key);
   }
 
   @Override

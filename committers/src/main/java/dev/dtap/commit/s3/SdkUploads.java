@@ -36,7 +36,7 @@ final class SdkUploads implements UploadRequests {
   }
 
   private String where(String key) {
-    return "s3a://" + bucket + "/" + key;
+    return S3Errors.where(bucket, key);
   }
 
   @Override

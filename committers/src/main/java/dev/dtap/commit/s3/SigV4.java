@@ -129,6 +129,11 @@ final class SigV4 {
     return sha256().digest(s.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** @return the hex SHA-256 of the bytes, as {@code x-amz-content-sha256} carries it */
+  static String sha256Hex(byte[] bytes) {
+    return hex(sha256().digest(bytes));
+  }
+
   static String hex(byte[] bytes) {
     char[] out = new char[bytes.length * 2];
     for (int i = 0; i < bytes.length; i++) {
