@@ -2,6 +2,7 @@ package dev.dtap.fs;
 
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.TapConfig;
+import dev.dtap.fs.spi.TapExtensions;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -9,6 +10,7 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -57,7 +59,7 @@ import org.apache.hadoop.util.Progressable;
  * <p>Thread-safe to the same degree as the backend filesystem; the working directory is per
  * instance, as in every Hadoop filesystem.
  */
-public class DataTapFileSystem extends TapFileSystemBase {
+public class DataTapFileSystem extends TapFileSystemBase implements TapExtensions {
   /** The URI scheme. */
   public static final String SCHEME = "dtap";
 
@@ -71,18 +73,12 @@ public class DataTapFileSystem extends TapFileSystemBase {
     super(opener);
   }
 
-  /**
-   * The tap this filesystem serves, as extensions see it: for modules that work on the tap's
-   * store directly, such as the committers.
-   *
-   * @return the tap
-   * @throws IllegalStateException if the filesystem is not initialised
-   */
-  public dev.dtap.fs.spi.TapContext tapContext() {
+  @Override
+  public <T> Optional<T> tapExtension(Class<T> type) {
     if (tap == null) {
-      throw new IllegalStateException("dtap filesystem not initialised");
+      return Optional.empty();
     }
-    return tap;
+    return tap.extension(type);
   }
 
   // ---- reading

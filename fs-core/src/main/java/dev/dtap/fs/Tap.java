@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
@@ -76,7 +77,9 @@ final class Tap implements TapContext, Closeable {
     }
     this.cache = config.cacheEnabled() ? createCache(extensions) : null;
     this.locality = config.localityEnabled() ? createLocality(extensions) : null;
-    this.hooks = config.readOnly() ? Collections.emptyList() : createHooks(extensions);
+    // read-only taps get hooks too, so that extensions can find theirs and refuse with the tap's
+    // reason; no write reaches a hook of a read-only tap (checkWritable runs first)
+    this.hooks = createHooks(extensions);
   }
 
   /**
@@ -251,6 +254,25 @@ final class Tap implements TapContext, Closeable {
     return read != null ? read : backend.listStatus(backendPath);
   }
 
+  /**
+   * The extension object of a type created for this tap.
+   *
+   * @param type the type
+   * @param <T> the type
+   * @return the cache, resolver or hook that is an instance of it
+   */
+  <T> Optional<T> extension(Class<T> type) {
+    List<Object> all = new ArrayList<>(hooks);
+    all.add(cache);
+    all.add(locality);
+    for (Object o : all) {
+      if (type.isInstance(o)) {
+        return Optional.of(type.cast(o));
+      }
+    }
+    return Optional.empty();
+  }
+
   boolean hasLocalityResolver() {
     return locality != null;
   }
@@ -276,6 +298,9 @@ final class Tap implements TapContext, Closeable {
    * @return the hook or null
    */
   OutputHook hookFor(Path dtapPath) {
+    if (config.readOnly()) {
+      return null;
+    }
     for (OutputHook h : hooks) {
       if (h.handles(dtapPath)) {
         return h;

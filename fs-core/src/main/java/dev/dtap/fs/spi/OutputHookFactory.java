@@ -4,8 +4,9 @@ import java.io.IOException;
 
 /**
  * Creates the output hook of a tap: the committers module's magic-path handling. Registered in
- * {@code META-INF/services/dev.dtap.fs.spi.OutputHookFactory}. Every tap that is not read-only gets
- * a hook from every factory on the classpath.
+ * {@code META-INF/services/dev.dtap.fs.spi.OutputHookFactory}. Every tap gets a hook from every
+ * factory on the classpath; on a read-only tap no write ever reaches it, but other extensions can
+ * still find it through {@link TapExtensions}.
  */
 public interface OutputHookFactory extends ExtensionFactory {
   /**
