@@ -10,7 +10,8 @@ import org.apache.hadoop.fs.Path;
  * id and the settings. Immutable.
  */
 final class CommitContext {
-  final TapStore tapStore;
+  final CommitTap tap;
+  private final MultipartStore store;
   final JobLayout layout;
   final String jobId;
   final Path dest;
@@ -18,8 +19,15 @@ final class CommitContext {
   final String committer;
 
   CommitContext(
-      TapStore tapStore, JobLayout layout, String jobId, Path dest, CommitterConfig config, String committer) {
-    this.tapStore = tapStore;
+      CommitTap tap,
+      MultipartStore store,
+      JobLayout layout,
+      String jobId,
+      Path dest,
+      CommitterConfig config,
+      String committer) {
+    this.tap = tap;
+    this.store = store;
     this.layout = layout;
     this.jobId = jobId;
     this.dest = dest;
@@ -28,7 +36,7 @@ final class CommitContext {
   }
 
   MultipartStore store() {
-    return tapStore.store();
+    return store;
   }
 
   /** @return the job's commit intent, if job commit has begun */
@@ -100,14 +108,15 @@ final class CommitContext {
     }
   }
 
+  /** @return the dtap path of a key, for messages */
   String where(String key) {
-    return store().describe() + "/" + key;
+    return tap.names().display(key);
   }
 
-  /** @return the dtap path of a key, for messages and {@code _SUCCESS} */
+  /** @return the path part of a key's dtap path, for messages and {@code _SUCCESS} file names */
   String displayPath(String key) {
     try {
-      return tapStore.path(key).toUri().getPath();
+      return tap.names().path(key).toUri().getPath();
     } catch (IOException e) {
       return "/" + key;
     }

@@ -1,6 +1,6 @@
 package dev.dtap.commit;
 
-import dev.dtap.fs.DataTapFileSystem;
+import dev.dtap.commit.store.MultipartStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,15 +56,13 @@ public final class CommitRecovery {
    */
   public static List<JobReport> recover(Path dest, Configuration conf, boolean dryRun) throws IOException {
     FileSystem fs = dest.getFileSystem(conf);
-    if (!(fs instanceof DataTapFileSystem)) {
-      throw new IOException("Recovery works on dtap:// destinations, not " + dest);
-    }
+    CommitTap tap = CommitTap.of(fs, "Recovery");
+    MultipartStore store = tap.store("recovery");
     Path qualified = fs.makeQualified(dest);
-    TapStore ts = TapStore.of((DataTapFileSystem) fs, "recovery");
     CommitterConfig config = CommitterConfig.parse(conf);
-    String destKey = ts.key(qualified);
+    String destKey = tap.key(qualified);
     List<JobReport> reports = new ArrayList<>();
-    RemoteIterator<String> jobs = ts.store().listChildPrefixes(destKey.isEmpty() ? "" : destKey + "/");
+    RemoteIterator<String> jobs = store.listChildPrefixes(destKey.isEmpty() ? "" : destKey + "/");
     while (jobs.hasNext()) {
       String prefix = jobs.next();
       String name = prefix.substring(0, prefix.length() - 1);
@@ -74,11 +72,11 @@ public final class CommitRecovery {
       }
       String uuid = name.substring(JobLayout.JOB_DIR_PREFIX.length());
       JobLayout layout = new JobLayout(destKey, uuid);
-      CommitContext probe = new CommitContext(ts, layout, uuid, qualified, config, "recovery");
+      CommitContext probe = new CommitContext(tap, store, layout, uuid, qualified, config, "recovery");
       Optional<CommitIntent> intent = probe.intent();
       if (dryRun) {
         long entries = 0;
-        JournalWalk walk = new JournalWalk(ts.store(), layout.journalRoot());
+        JournalWalk walk = new JournalWalk(store, layout.journalRoot());
         while (walk.hasNext()) {
           entries += walk.next().size();
         }
@@ -86,7 +84,7 @@ public final class CommitRecovery {
         continue;
       }
       if (intent.isPresent()) {
-        CommitContext c = new CommitContext(ts, layout, intent.get().jobId(), qualified, config, "recovery");
+        CommitContext c = new CommitContext(tap, store, layout, intent.get().jobId(), qualified, config, "recovery");
         CommitSummary s = new JobCommit(c).run();
         reports.add(new JobReport(uuid, "committed", s.files.get() - s.alreadyCompleted.get(), s.aborted.get()));
       } else {

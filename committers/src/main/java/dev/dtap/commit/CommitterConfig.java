@@ -1,5 +1,6 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.store.StoreOptions;
 import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.io.File;
@@ -9,6 +10,9 @@ import org.apache.hadoop.conf.Configuration;
  * The committers' settings, parsed and validated once per committer. Immutable and thread-safe.
  */
 final class CommitterConfig {
+  /** An earlier release's key, refused so that a setting never goes silently unused. */
+  static final String REMOVED_PART_TRANSPORT = "fs.dtap.committer.part.transport";
+
   /** The output layout of the staging committer. */
   private enum Layout {
     DIRECTORY,
@@ -31,6 +35,7 @@ final class CommitterConfig {
   private final File stagingDir;
   private final boolean markSuccess;
   private final String uuidOverride;
+  private final StoreOptions storeOptions;
 
   private CommitterConfig(
       Name name,
@@ -41,7 +46,8 @@ final class CommitterConfig {
       int activeParts,
       File stagingDir,
       boolean markSuccess,
-      String uuidOverride) {
+      String uuidOverride,
+      StoreOptions storeOptions) {
     this.name = name;
     this.conflictMode = conflictMode;
     this.partitioned = partitioned;
@@ -51,6 +57,7 @@ final class CommitterConfig {
     this.stagingDir = stagingDir;
     this.markSuccess = markSuccess;
     this.uuidOverride = uuidOverride;
+    this.storeOptions = storeOptions;
   }
 
   /**
@@ -78,7 +85,27 @@ final class CommitterConfig {
       throw new InvalidConfigurationException(
           "Invalid value '" + uuid + "' for " + CommitterKeys.UUID.name() + ": use 1-128 letters, digits, '.', '_' or '-'");
     }
-    return new CommitterConfig(name, mode, partitioned, threads, partSize, activeParts, stagingDir, markSuccess, uuid);
+    if (conf.get(REMOVED_PART_TRANSPORT) != null) {
+      throw new InvalidConfigurationException(
+          REMOVED_PART_TRANSPORT + " is gone: set " + CommitterKeys.TRANSPORT.name() + " (auto, http or s3a)");
+    }
+    StoreOptions store =
+        new StoreOptions(
+            r.getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true),
+            r.getBoolean(CommitterKeys.SIGNED_PAYLOAD.name(), true),
+            r.getEnum(CommitterKeys.TRANSPORT.name(), StoreOptions.Transport.class, StoreOptions.Transport.AUTO));
+    return new CommitterConfig(
+        name, mode, partitioned, threads, partSize, activeParts, stagingDir, markSuccess, uuid, store);
+  }
+
+  /**
+   * The settings that shape a tap's store. They are read from the filesystem's configuration when
+   * the tap opens (core-site.xml, {@code spark.hadoop.*}), not per job.
+   *
+   * @return the store settings
+   */
+  StoreOptions storeOptions() {
+    return storeOptions;
   }
 
   /** @return the committer asked for, or null to choose by backend */

@@ -72,17 +72,20 @@ public final class CommitterKeys {
               + " still refused and the request itself stays signed, but whoever can rewrite"
               + " traffic between client and store could replace a part's bytes; it saves the"
               + " SHA-256 on both sides. Over https payloads are never signed (TLS protects them);"
-              + " false there only adds the CRC32C. S3 taps only.");
+              + " false there only adds the CRC32C. S3 taps with the http transport only.");
 
-  public static final ConfigKey PART_TRANSPORT =
+  public static final ConfigKey TRANSPORT =
       ConfigKey.of(
-          "fs.dtap.committer.part.transport",
-          "direct",
-          "How part uploads over plain http travel: direct sends the request the AWS SDK built and"
-              + " signed over keep-alive connections of dtap's own, writing the body in 256 KiB"
-              + " blocks (the SDK's Apache client writes 4 KiB per system call); sdk leaves them to"
-              + " the SDK's client like every other request. Over https parts always use the SDK's"
-              + " client. S3 taps only.");
+          "fs.dtap.committer.transport",
+          "auto",
+          "How the requests made for every file (initiate, part, complete, journal and record puts)"
+              + " travel on S3 taps: http sends them through the JDK's HTTP client, built by S3A's"
+              + " own request factory (encryption, ACL, storage class, requester-pays, checksums) and"
+              + " signed by the AWS SDK's SigV4 signer with S3A's credentials, skipping the SDK's"
+              + " per-request pipeline; s3a sends every request through S3A's own S3 client; auto"
+              + " is http where it can reproduce every setting of the tap (S3A 3.4 or later, no"
+              + " custom signer, an HTTP proxy without NTLM) and s3a otherwise. Set in the"
+              + " filesystem's configuration (core-site.xml).");
 
   public static final ConfigKey UUID =
       ConfigKey.of(
@@ -103,7 +106,7 @@ public final class CommitterKeys {
               STAGING_DIR,
               CONDITIONAL_PUT,
               SIGNED_PAYLOAD,
-              PART_TRANSPORT,
+              TRANSPORT,
               UUID));
 
   private CommitterKeys() {}

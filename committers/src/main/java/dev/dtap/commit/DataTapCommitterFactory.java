@@ -1,7 +1,5 @@
 package dev.dtap.commit;
 
-import dev.dtap.commit.store.TapStores;
-import dev.dtap.fs.DataTapFileSystem;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -33,7 +31,7 @@ public class DataTapCommitterFactory extends PathOutputCommitterFactory {
       return createFileOutputCommitter(null, context);
     }
     FileSystem fs = outputPath.getFileSystem(context.getConfiguration());
-    if (!(fs instanceof DataTapFileSystem)) {
+    if (!"dtap".equals(fs.getUri().getScheme())) {
       throw new IOException(
           "DataTapCommitterFactory commits to dtap:// paths only, not "
               + outputPath
@@ -43,7 +41,7 @@ public class DataTapCommitterFactory extends PathOutputCommitterFactory {
     CommitterConfig.Name name = config.name();
     if (name == null) {
       name =
-          TapStores.served(((DataTapFileSystem) fs).tapContext())
+          CommitTap.of(fs, "DataTapCommitterFactory").served()
               ? CommitterConfig.Name.MAGIC
               : CommitterConfig.Name.FILE;
     }

@@ -1,6 +1,5 @@
 package dev.dtap.commit;
 
-import dev.dtap.fs.DataTapFileSystem;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -8,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -37,12 +37,12 @@ abstract class DtapCommitter extends PathOutputCommitter {
     super(outputPath, context);
     this.conf = context.getConfiguration();
     CommitterConfig config = CommitterConfig.parse(conf);
-    DataTapFileSystem fs = (DataTapFileSystem) outputPath.getFileSystem(conf);
+    FileSystem fs = outputPath.getFileSystem(conf);
     Path dest = fs.makeQualified(outputPath);
-    TapStore ts = TapStore.of(fs, name);
+    CommitTap tap = CommitTap.of(fs, "The dtap " + name + " committer");
     String jobId = context.getJobID().toString();
-    JobLayout layout = new JobLayout(ts.key(dest), jobUuid(conf, jobId, config));
-    this.ctx = new CommitContext(ts, layout, jobId, dest, config, name);
+    JobLayout layout = new JobLayout(tap.key(dest), jobUuid(conf, jobId, config));
+    this.ctx = new CommitContext(tap, tap.store(name), layout, jobId, dest, config, name);
     this.attempt = context.getTaskAttemptID();
   }
 
@@ -71,7 +71,7 @@ abstract class DtapCommitter extends PathOutputCommitter {
   }
 
   String attemptKey(TaskAttemptContext context) {
-    return UploadTracker.attemptKey(ctx.store().describe(), ctx.layout, attemptId(context));
+    return AttemptFiles.key(ctx.layout, attemptId(context));
   }
 
   @Override
@@ -105,8 +105,9 @@ abstract class DtapCommitter extends PathOutputCommitter {
     boolean second = ctx.store().putIfAbsent(probe, data);
     if (!first || second) {
       throw new IOException(
-          ctx.store().describe()
-              + " does not honour conditional writes (If-None-Match: *); set "
+          "The store of tap '"
+              + ctx.tap.name()
+              + "' does not honour conditional writes (If-None-Match: *); set "
               + CommitterKeys.CONDITIONAL_PUT.name()
               + "=false, and task commits will be last-writer-wins");
     }
@@ -159,7 +160,6 @@ abstract class DtapCommitter extends PathOutputCommitter {
             partitions,
             files);
     String key = TaskRecords.write(ctx.store(), ctx.layout, record);
-    UploadTracker.INSTANCE.committed(attemptKey(context), key);
     LOG.debug("Committed task attempt {}: {} files in {}", attemptId, files.size(), key);
   }
 
@@ -174,9 +174,25 @@ abstract class DtapCommitter extends PathOutputCommitter {
     return new ArrayList<>(parts);
   }
 
-  /** @return whether this attempt already committed in this JVM (a repeated task commit) */
-  boolean alreadyCommitted(TaskAttemptContext context) {
-    return UploadTracker.INSTANCE.committedRecord(attemptKey(context)) != null;
+  /**
+   * Whether an attempt has already committed (a repeated task commit): one of its task's records
+   * names it. Asked of the store, which only a repeated commit, or one without any file written
+   * in this JVM, pays for.
+   *
+   * @param attemptId the attempt
+   * @return true if a record of the attempt exists
+   * @throws IOException if the store cannot be read
+   */
+  boolean alreadyCommitted(String attemptId) throws IOException {
+    RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
+        ctx.store().list(ctx.layout.taskDir(JobLayout.taskOf(attemptId)));
+    while (it.hasNext()) {
+      String key = it.next().key();
+      if (TaskRecords.generation(key) >= 0 && ctx.record(key).attemptId().equals(attemptId)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -192,7 +208,7 @@ abstract class DtapCommitter extends PathOutputCommitter {
     if (!entries.isEmpty()) {
       ctx.store().delete(entries);
     }
-    UploadTracker.INSTANCE.forget(attemptKey(context));
+    ctx.tap.attempts().release(attemptKey(context));
   }
 
   @Override

@@ -36,23 +36,25 @@ final class MagicCommitter extends DtapCommitter {
 
   @Override
   public void commitTask(TaskAttemptContext context) throws IOException {
-    if (alreadyCommitted(context)) {
-      return;
-    }
-    List<PendingFile> files = UploadTracker.INSTANCE.files(attemptKey(context));
+    String attemptId = attemptId(context);
+    List<PendingFile> files = ctx.tap.attempts().take(attemptKey(context));
     if (files == null) {
-      files = java.util.Collections.emptyList();
-      // this JVM saw no stream of the attempt: either it wrote nothing, or it wrote in another
-      // process, whose unclosed streams could not be told from finished ones; refuse the latter
+      // this JVM holds no stream of the attempt: it wrote nothing, or it committed already (a
+      // repeated commit), or it wrote in another process, whose unclosed streams could not be told
+      // from finished ones; refuse the last
+      if (alreadyCommitted(attemptId)) {
+        return;
+      }
       RemoteIterator<dev.dtap.commit.store.ObjectInfo> journal =
-          ctx.store().list(ctx.layout.journalDir(attemptId(context)));
+          ctx.store().list(ctx.layout.journalDir(attemptId));
       if (journal.hasNext()) {
         throw new IOException(
             "Task attempt "
-                + attemptId(context)
+                + attemptId
                 + " wrote magic files in another process; the magic committer's task commit must"
                 + " run in the process that wrote them");
       }
+      files = java.util.Collections.emptyList();
     }
     commitRecord(context, files);
   }

@@ -1,17 +1,22 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.store.MultipartStoreFactory;
 import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.spi.OutputHook;
 import dev.dtap.fs.spi.OutputHookFactory;
 import dev.dtap.fs.spi.TapContext;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
 
 /**
- * Registers the magic committer's output hook with fs-core ({@code
- * META-INF/services/dev.dtap.fs.spi.OutputHookFactory}). Thread-safe.
+ * Registers the committers with fs-core ({@code META-INF/services/dev.dtap.fs.spi.OutputHookFactory}):
+ * every tap gets a {@link CommitTap}, its magic-path hook and the committers' per-tap state.
+ * Thread-safe.
  */
 public final class MagicOutputHookFactory implements OutputHookFactory {
+  private volatile List<MultipartStoreFactory> factories;
+
   /** Creates the factory; found through {@link java.util.ServiceLoader}. */
   public MagicOutputHookFactory() {}
 
@@ -22,6 +27,10 @@ public final class MagicOutputHookFactory implements OutputHookFactory {
 
   @Override
   public OutputHook create(TapContext tap) throws IOException {
-    return new MagicOutputHook(tap, CommitterConfig.parse(tap.siteConfiguration()));
+    List<MultipartStoreFactory> f = factories;
+    if (f == null) {
+      factories = f = CommitTap.storeFactories();
+    }
+    return new CommitTap(tap, CommitterConfig.parse(tap.siteConfiguration()), f);
   }
 }

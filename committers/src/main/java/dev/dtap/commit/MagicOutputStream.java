@@ -31,6 +31,7 @@ final class MagicOutputStream extends OutputStream {
   private final JobLayout layout;
   private final String key;
   private final String attempt;
+  private final AttemptFiles attempts;
   private final String attemptKey;
   private final String magicPath;
   private final int partSize;
@@ -54,6 +55,7 @@ final class MagicOutputStream extends OutputStream {
       JobLayout layout,
       String key,
       String attempt,
+      AttemptFiles attempts,
       String magicPath,
       int partSize,
       int activeParts,
@@ -62,12 +64,13 @@ final class MagicOutputStream extends OutputStream {
     this.layout = layout;
     this.key = key;
     this.attempt = attempt;
-    this.attemptKey = UploadTracker.attemptKey(store.describe(), layout, attempt);
+    this.attempts = attempts;
+    this.attemptKey = AttemptFiles.key(layout, attempt);
     this.magicPath = magicPath;
     this.partSize = partSize;
     this.active = new Semaphore(activeParts);
     this.pool = pool;
-    UploadTracker.INSTANCE.opened(attemptKey);
+    attempts.opened(attemptKey);
   }
 
   @Override
@@ -204,7 +207,7 @@ final class MagicOutputStream extends OutputStream {
     } finally {
       chunks = null;
       chunk = null;
-      UploadTracker.INSTANCE.closed(attemptKey, magicPath, done);
+      attempts.closed(attemptKey, magicPath, done);
     }
   }
 
@@ -236,12 +239,12 @@ final class MagicOutputStream extends OutputStream {
       store.abort(key, id);
     } catch (IOException e) {
       // the journal still lists the upload: job commit or abort finds it
-      LOG.warn("Could not abort upload {} of {}: {}", id, key, e.toString());
+      LOG.warn("Could not abort upload {} of {}: {}", id, magicPath, e.toString());
     }
   }
 
   @Override
   public String toString() {
-    return "MagicOutputStream{" + magicPath + " -> " + store.describe() + "/" + key + "}";
+    return "MagicOutputStream{" + magicPath + "}";
   }
 }

@@ -14,6 +14,9 @@ import java.util.Locale;
  * its journal entry. Immutable.
  */
 final class PendingFile {
+  /** The part checksum algorithm version 2 records carry in their {@code crc32c} field. */
+  static final String CRC32C = "CRC32C";
+
   private final String key;
   private final String uploadId;
   private final String journalName;
@@ -121,8 +124,11 @@ final class PendingFile {
       g.writeNumberField("number", p.number());
       g.writeStringField("etag", p.etag());
       g.writeNumberField("size", p.size());
-      if (p.crc32c() != null) {
-        g.writeStringField("crc32c", p.crc32c());
+      if (CRC32C.equals(p.checksumAlgorithm())) {
+        g.writeStringField("crc32c", p.checksum()); // as version 2 records, which older releases read
+      } else if (p.checksum() != null) {
+        g.writeStringField("checksumAlgorithm", p.checksumAlgorithm());
+        g.writeStringField("checksum", p.checksum());
       }
       g.writeEndObject();
     }
@@ -133,9 +139,10 @@ final class PendingFile {
   static PendingFile read(Json.Fields f) throws IOException {
     List<UploadedPart> parts = new ArrayList<>();
     for (Json.Fields p : f.objects("parts")) {
-      parts.add(
-          new UploadedPart(
-              (int) p.number("number"), p.string("etag"), p.number("size"), p.optString("crc32c")));
+      String crc32c = p.optString("crc32c");
+      String algorithm = crc32c != null ? CRC32C : p.optString("checksumAlgorithm");
+      String checksum = crc32c != null ? crc32c : p.optString("checksum");
+      parts.add(new UploadedPart((int) p.number("number"), p.string("etag"), p.number("size"), algorithm, checksum));
     }
     return new PendingFile(f.string("key"), f.string("uploadId"), f.string("journal"), f.number("length"), parts);
   }

@@ -60,10 +60,11 @@ final class StagingCommitter extends DtapCommitter {
 
   @Override
   public void commitTask(TaskAttemptContext context) throws IOException {
-    if (alreadyCommitted(context)) {
+    List<java.nio.file.Path> local = localFiles();
+    // a commit deletes the attempt's files last: none left may be a repeated commit
+    if (local.isEmpty() && alreadyCommitted(attemptId(context))) {
       return;
     }
-    List<java.nio.file.Path> local = localFiles();
     List<CompletableFuture<PendingFile>> uploads = new ArrayList<>(local.size());
     String attemptId = attemptId(context);
     for (java.nio.file.Path f : local) {

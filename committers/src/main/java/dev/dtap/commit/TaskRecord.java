@@ -14,8 +14,10 @@ import java.util.List;
 final class TaskRecord {
   /** Records whose parts have no checksums: every dtap release reads them. */
   static final int VERSION_PLAIN = 1;
-  /** Records with part checksums: older releases would complete the uploads without them. */
+  /** Records with CRC32C part checksums: older releases would complete the uploads without them. */
   static final int VERSION_PART_CHECKSUMS = 2;
+  /** Records with part checksums of another algorithm (S3A's {@code fs.s3a.create.checksum.algorithm}). */
+  static final int VERSION_CHECKSUM_ALGORITHMS = 3;
 
   private final String jobUuid;
   private final String taskId;
@@ -86,7 +88,7 @@ final class TaskRecord {
     return Json.write(
         g -> {
           g.writeStartObject();
-          g.writeNumberField("version", hasPartChecksums() ? VERSION_PART_CHECKSUMS : VERSION_PLAIN);
+          g.writeNumberField("version", version());
           g.writeStringField("jobUuid", jobUuid);
           g.writeStringField("taskId", taskId);
           g.writeStringField("attemptId", attemptId);
@@ -106,16 +108,20 @@ final class TaskRecord {
         });
   }
 
-  /** Whether some part carries a checksum the store needs back when the upload is completed. */
-  private boolean hasPartChecksums() {
+  /**
+   * The oldest version that can say everything in this record: a release that reads an older one
+   * would complete the uploads without the checksums the store needs back.
+   */
+  private int version() {
+    int v = VERSION_PLAIN;
     for (PendingFile f : files) {
       for (UploadedPart p : f.parts()) {
-        if (p.crc32c() != null) {
-          return true;
+        if (p.checksum() != null) {
+          v = Math.max(v, PendingFile.CRC32C.equals(p.checksumAlgorithm()) ? VERSION_PART_CHECKSUMS : VERSION_CHECKSUM_ALGORITHMS);
         }
       }
     }
-    return false;
+    return v;
   }
 
   static TaskRecord decode(byte[] data, String source) throws IOException {
@@ -134,11 +140,11 @@ final class TaskRecord {
             f.strings("partitions"),
             files);
     long version = f.number("version");
-    if (version > VERSION_PART_CHECKSUMS) {
+    if (version > VERSION_CHECKSUM_ALGORITHMS) {
       // completing uploads from a record with fields this release does not know could drop them
       throw new IOException(
           "Commit record " + source + " has version " + version + ", newer than this dtap reads ("
-              + VERSION_PART_CHECKSUMS + "); commit or recover the job with a newer dtap");
+              + VERSION_CHECKSUM_ALGORITHMS + "); commit or recover the job with a newer dtap");
     }
     return record;
   }

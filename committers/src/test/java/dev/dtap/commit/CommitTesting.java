@@ -2,7 +2,7 @@ package dev.dtap.commit;
 
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
-import dev.dtap.fs.DataTapFileSystem;
+import org.apache.hadoop.fs.FileSystem;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,14 @@ public final class CommitTesting {
 
   /** @return the store of the tap a dtap path is on */
   public static MultipartStore store(Path dest, Configuration conf) throws IOException {
-    return TapStore.of((DataTapFileSystem) dest.getFileSystem(conf), "test").store();
+    return CommitTap.of(dest.getFileSystem(conf), "test").store("test");
+  }
+
+  /**
+   * @return how many task attempts the committers of a tap still hold state for in this JVM
+   */
+  public static int attemptsHeld(Path dest, Configuration conf) throws IOException {
+    return CommitTap.of(dest.getFileSystem(conf), "test").attempts().size();
   }
 
   /**
@@ -61,14 +68,15 @@ public final class CommitTesting {
    * @return the uploads
    */
   public static List<Upload> journaled(Path dest, Configuration conf, String jobUuid) throws IOException {
-    DataTapFileSystem fs = (DataTapFileSystem) dest.getFileSystem(conf);
-    TapStore ts = TapStore.of(fs, "test");
-    JobLayout layout = new JobLayout(ts.key(fs.makeQualified(dest)), jobUuid);
+    FileSystem fs = dest.getFileSystem(conf);
+    CommitTap tap = CommitTap.of(fs, "test");
+    MultipartStore store = tap.store("test");
+    JobLayout layout = new JobLayout(tap.key(fs.makeQualified(dest)), jobUuid);
     List<Upload> out = new ArrayList<>();
-    RemoteIterator<ObjectInfo> it = ts.store().list(layout.journalRoot());
+    RemoteIterator<ObjectInfo> it = store.list(layout.journalRoot());
     while (it.hasNext()) {
       String key = it.next().key();
-      JournalEntry e = JournalEntry.decode(ts.store().get(key).get(), key);
+      JournalEntry e = JournalEntry.decode(store.get(key).get(), key);
       out.add(new Upload(e.key(), e.uploadId()));
     }
     return out;
@@ -92,9 +100,9 @@ public final class CommitTesting {
 
   /** @return whether any object of the job's directory is left */
   public static boolean jobDirExists(Path dest, Configuration conf, String jobUuid) throws IOException {
-    DataTapFileSystem fs = (DataTapFileSystem) dest.getFileSystem(conf);
-    TapStore ts = TapStore.of(fs, "test");
-    JobLayout layout = new JobLayout(ts.key(fs.makeQualified(dest)), jobUuid);
-    return ts.store().list(layout.jobDir()).hasNext();
+    FileSystem fs = dest.getFileSystem(conf);
+    CommitTap tap = CommitTap.of(fs, "test");
+    JobLayout layout = new JobLayout(tap.key(fs.makeQualified(dest)), jobUuid);
+    return tap.store("test").list(layout.jobDir()).hasNext();
   }
 }

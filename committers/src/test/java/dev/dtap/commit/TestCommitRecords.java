@@ -28,7 +28,7 @@ class TestCommitRecords {
             "00000001-0000abcd",
             12,
             Arrays.asList(
-                new UploadedPart(1, "\"e1\"", 5, "yZRlqg=="), new UploadedPart(2, "\"e2\"", 7)));
+                new UploadedPart(1, "\"e1\"", 5, "CRC32C", "yZRlqg=="), new UploadedPart(2, "\"e2\"", 7)));
     TaskRecord r =
         new TaskRecord("uuid-1", "task_1_0001_m_000003", "attempt_1_0001_m_000003_1", 2, 99L,
             Collections.singletonList("p=1"), Collections.singletonList(f));
@@ -41,8 +41,8 @@ class TestCommitRecords {
     PendingFile g = back.files().get(0);
     assertThat(g.key()).isEqualTo(f.key());
     assertThat(g.parts()).isEqualTo(f.parts());
-    assertThat(g.parts().get(0).crc32c()).as("a part's checksum survives").isEqualTo("yZRlqg==");
-    assertThat(g.parts().get(1).crc32c()).as("a part without one stays without").isNull();
+    assertThat(g.parts().get(0).checksum()).as("a part's checksum survives").isEqualTo("yZRlqg==");
+    assertThat(g.parts().get(1).checksum()).as("a part without one stays without").isNull();
     assertThat(new String(r.encode(), StandardCharsets.UTF_8))
         .as("older releases, which would drop the checksums, see a version of their own")
         .contains("\"version\" : 2");
@@ -54,10 +54,10 @@ class TestCommitRecords {
     assertThat(new String(plain.encode(), StandardCharsets.UTF_8)).contains("\"version\" : 1");
     byte[] future =
         new String(r.encode(), StandardCharsets.UTF_8)
-            .replace("\"version\" : 2", "\"version\" : 3")
+            .replace("\"version\" : 2", "\"version\" : 4")
             .getBytes(StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> TaskRecord.decode(future, "s3a://b/rec"))
-        .hasMessageContaining("s3a://b/rec has version 3");
+    assertThatThrownBy(() -> TaskRecord.decode(future, "dtap://t/rec"))
+        .hasMessageContaining("dtap://t/rec has version 4");
     assertThat(g.length()).isEqualTo(12);
     assertThat(back.bytes()).isEqualTo(12);
   }

@@ -30,15 +30,15 @@ class TestCommitterConfig {
     assertBad(CommitterKeys.ACTIVE_PARTS.name(), "many", "1 to 64");
     assertBad(CommitterKeys.CONDITIONAL_PUT.name(), "yes", "true or false");
     assertBad(CommitterKeys.UUID.name(), "a/b", "letters, digits");
+    assertBad(CommitterKeys.TRANSPORT.name(), "direct", "[auto, http, s3a]");
+    assertBad(CommitterKeys.SIGNED_PAYLOAD.name(), "no", "true or false");
+    assertBad(CommitterConfig.REMOVED_PART_TRANSPORT, "direct", CommitterKeys.TRANSPORT.name());
   }
 
   private static void assertBad(String key, String value, String accepted) {
     Configuration conf = new Configuration(false);
     conf.set(key, value);
-    assertThatThrownBy(() -> {
-          CommitterConfig.parse(conf);
-          new dev.dtap.fs.config.ConfigReader(conf).getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true);
-        })
+    assertThatThrownBy(() -> CommitterConfig.parse(conf))
         .as(key)
         .hasMessageContaining(key)
         .hasMessageContaining(accepted);

@@ -19,8 +19,9 @@ import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The drop-in jar holds only dtap's classes and relocated third-party code, and works in a class
- * loader that has nothing but Hadoop's client jars.
+ * The drop-in jar holds only dtap's classes and relocated third-party code (never the AWS SDK,
+ * which S3 taps take from S3A's own class path), and works in a class loader that has nothing but
+ * Hadoop's client jars.
  */
 class ITestShadedJar {
   private static File jar() {
@@ -78,60 +79,6 @@ class ITestShadedJar {
       urls.add(f.toURI().toURL());
     }
     return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-  }
-
-  /**
-   * The committers' S3 store, on the relocated AWS SDK inside the jar, against MinIO: client
-   * construction (HTTP client found through the relocated service file, endpoint rules, signing),
-   * multipart upload and conditional writes all work after relocation.
-   */
-  @Test
-  void relocatedS3StoreWorksAgainstMinio() throws Exception {
-    dev.dtap.it.fixtures.MinioFixture minio = dev.dtap.it.fixtures.MinioFixture.get();
-    String bucket = minio.createBucket("shaded");
-    ClassLoader saved = Thread.currentThread().getContextClassLoader();
-    try (URLClassLoader loader = isolatedLoader()) {
-      Thread.currentThread().setContextClassLoader(loader);
-      Class<?> confClass = Class.forName("org.apache.hadoop.conf.Configuration", true, loader);
-      Object conf = confClass.getConstructor().newInstance();
-      Method set = confClass.getMethod("set", String.class, String.class);
-      for (java.util.Map.Entry<String, String> e : minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
-        set.invoke(conf, e.getKey(), e.getValue());
-      }
-      Class<?> settingsClass = Class.forName("dev.dtap.commit.s3.S3Settings", true, loader);
-      Method read = settingsClass.getDeclaredMethod("read", String.class, confClass, String.class);
-      read.setAccessible(true);
-      Object settings = read.invoke(null, bucket, conf, "shaded");
-      // unsigned part payloads with CRC32C: the custom auth scheme must work on the relocated SDK too
-      Method client =
-          Class.forName("dev.dtap.commit.s3.S3StoreFactory", true, loader)
-              .getDeclaredMethod("client", settingsClass, boolean.class);
-      client.setAccessible(true);
-      Object s3 = client.invoke(null, settings, false);
-      Class<?> s3Interface = Class.forName("dev.dtap.shaded.software.amazon.awssdk.services.s3.S3Client", true, loader);
-      assertThat(s3Interface.isInstance(s3)).isTrue();
-      java.lang.reflect.Constructor<?> ctor =
-          Class.forName("dev.dtap.commit.s3.S3MultipartStore", true, loader)
-              .getDeclaredConstructor(s3Interface, String.class, boolean.class, boolean.class);
-      ctor.setAccessible(true);
-      Object store = ctor.newInstance(s3, bucket, true, true);
-      Class<?> storeApi = Class.forName("dev.dtap.commit.store.MultipartStore", true, loader);
-      Class<?> partData = Class.forName("dev.dtap.commit.store.PartData", true, loader);
-      byte[] bytes = "through the relocated SDK".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      String id = (String) storeApi.getMethod("initiate", String.class).invoke(store, "shaded/file");
-      Object part =
-          storeApi.getMethod("uploadPart", String.class, String.class, int.class, partData)
-              .invoke(store, "shaded/file", id, 1, partData.getMethod("of", List.class, long.class).invoke(null, List.of(bytes), (long) bytes.length));
-      storeApi.getMethod("complete", String.class, String.class, List.class).invoke(store, "shaded/file", id, java.util.Collections.singletonList(part));
-      Method putIfAbsent = storeApi.getMethod("putIfAbsent", String.class, byte[].class);
-      assertThat((Boolean) putIfAbsent.invoke(store, "shaded/record", bytes)).isTrue();
-      assertThat((Boolean) putIfAbsent.invoke(store, "shaded/record", bytes)).as("conditional write refused").isFalse();
-      storeApi.getMethod("close").invoke(store);
-    } finally {
-      Thread.currentThread().setContextClassLoader(saved);
-    }
-    assertThat(minio.client().getObjectAsBytes(b -> b.bucket(bucket).key("shaded/file")).asUtf8String())
-        .isEqualTo("through the relocated SDK");
   }
 
   @Test

@@ -7,57 +7,58 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.fs.RemoteIterator;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 
 /**
- * A listing of a bucket prefix fetched a page at a time, as the caller consumes it; subclasses say
- * what each page yields. Not thread-safe, as iterators are not.
+ * A listing fetched a page at a time, as the caller consumes it; subclasses say what a page yields
+ * and where the next one starts. Not thread-safe, as iterators are not.
  *
+ * @param <P> a page as the client returns it
  * @param <T> what the listing yields
  */
-abstract class ListingPages<T> implements RemoteIterator<T> {
-  private final S3Client s3;
-  private final String bucket;
-  private final String prefix;
-  private final boolean delimited;
+abstract class ListingPages<P, T> implements RemoteIterator<T> {
+  /** Fetches one page. */
+  @FunctionalInterface
+  interface Fetch<P> {
+    /**
+     * @param token where the page starts, from the previous page; null for the first
+     * @return the page
+     * @throws IOException if the store refuses or cannot be reached
+     */
+    P page(String token) throws IOException;
+  }
+
+  private final Fetch<P> fetch;
+  private final String where;
   private final StoreStatistics stats;
   private String token;
   private boolean last;
   private Iterator<T> current = Collections.emptyIterator();
 
-  ListingPages(S3Client s3, String bucket, String prefix, boolean delimited, StoreStatistics stats) {
-    this.s3 = s3;
-    this.bucket = bucket;
-    this.prefix = prefix;
-    this.delimited = delimited;
+  /**
+   * @param fetch fetches pages
+   * @param where the dtap path listed, for messages
+   * @param stats counts each page's request
+   */
+  ListingPages(Fetch<P> fetch, String where, StoreStatistics stats) {
+    this.fetch = fetch;
+    this.where = where;
     this.stats = stats;
   }
 
-  abstract Iterator<T> items(ListObjectsV2Response page);
+  /** @return what a page yields */
+  abstract Iterator<T> items(P page);
+
+  /** @return where the next page starts, or null after the last page */
+  abstract String next(P page);
 
   @Override
   public boolean hasNext() throws IOException {
     while (!current.hasNext() && !last) {
       stats.request(Op.LIST);
-      ListObjectsV2Request.Builder b = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix);
-      if (delimited) {
-        b.delimiter("/");
-      }
-      if (token != null) {
-        b.continuationToken(token);
-      }
-      ListObjectsV2Response page;
-      try {
-        page = s3.listObjectsV2(b.build());
-      } catch (SdkException e) {
-        throw S3Errors.translate("list", where(), e);
-      }
+      P page = fetch.page(token);
       current = items(page);
-      token = page.nextContinuationToken();
-      last = !Boolean.TRUE.equals(page.isTruncated()) || token == null;
+      token = next(page);
+      last = token == null;
     }
     return current.hasNext();
   }
@@ -65,12 +66,8 @@ abstract class ListingPages<T> implements RemoteIterator<T> {
   @Override
   public T next() throws IOException {
     if (!hasNext()) {
-      throw new NoSuchElementException("no more objects under " + where());
+      throw new NoSuchElementException("no more objects under " + where);
     }
     return current.next();
-  }
-
-  private String where() {
-    return S3Errors.where(bucket, prefix);
   }
 }

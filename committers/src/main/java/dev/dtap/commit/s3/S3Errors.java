@@ -10,21 +10,13 @@ import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
- * Turns SDK exceptions into IOExceptions classified where they are thrown, with the operation and
- * the {@code s3a://bucket/key} they concern. Messages carry the store's error code and status but
- * never request headers, so no credential reaches them.
+ * Turns the store's answers and the SDK's exceptions into IOExceptions classified where they are
+ * thrown, naming the operation and the dtap path they concern (never the bucket or endpoint).
+ * Messages carry the store's error code, status and message but never request headers, so no
+ * credential reaches them.
  */
 final class S3Errors {
   private S3Errors() {}
-
-  /**
-   * @param bucket the bucket
-   * @param key a key in it
-   * @return the path messages name: {@code s3a://bucket/key}
-   */
-  static String where(String bucket, String key) {
-    return "s3a://" + bucket + "/" + key;
-  }
 
   static boolean isStatus(SdkException e, int status) {
     return e instanceof AwsServiceException && ((AwsServiceException) e).statusCode() == status;
@@ -67,6 +59,43 @@ final class S3Errors {
     return translate(operation, where, s.statusCode(), code(e), message, e);
   }
 
+  /**
+   * The error code in an error answer's body.
+   *
+   * @param body the body; an empty or non-XML body has none
+   * @return the code, or ""
+   */
+  static String code(byte[] body) {
+    if (body == null || body.length == 0) {
+      return "";
+    }
+    try {
+      return S3Xml.parse(body, "an error answer").child("Code").orElse("");
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /**
+   * The exception for an error answer of the store to dtap's own request.
+   *
+   * @param operation what was asked
+   * @param where the dtap path it concerned
+   * @param a the answer
+   * @return the classified exception
+   */
+  static IOException translate(String operation, String where, SignedHttp.Answer a) {
+    String message = null;
+    if (a.body.length > 0) {
+      try {
+        message = S3Xml.parse(a.body, where).child("Message").orElse(null);
+      } catch (IOException e) {
+        message = null;
+      }
+    }
+    return translate(operation, where, a.status, code(a.body), message, null);
+  }
+
   static InterruptedIOException interrupted(String operation, String where, Throwable cause) {
     InterruptedIOException x = new InterruptedIOException(operation + " " + where + ": interrupted");
     x.initCause(cause);
@@ -77,7 +106,7 @@ final class S3Errors {
    * The exception for an error answer of the store.
    *
    * @param operation what was asked, for the message
-   * @param where the s3a:// path it concerned
+   * @param where the dtap path it concerned
    * @param status the HTTP status
    * @param code the store's error code, or ""
    * @param message the store's error message, or null

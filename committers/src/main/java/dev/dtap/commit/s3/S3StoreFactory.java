@@ -1,140 +1,129 @@
 package dev.dtap.commit.s3;
 
 import dev.dtap.commit.CommitterKeys;
+import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.MultipartStoreFactory;
-import dev.dtap.fs.config.ConfigReader;
+import dev.dtap.commit.store.StoreOptions;
 import dev.dtap.fs.spi.TapContext;
 import java.io.IOException;
-import java.net.URI;
-import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.retry.RetryMode;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
-import software.amazon.awssdk.services.s3.S3Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.util.VersionInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Serves taps whose root is an {@code s3a://}, {@code s3://} or {@code s3n://} bucket, with an S3
- * client configured from the tap's own {@code fs.s3a.*} settings. Thread-safe.
+ * Serves taps whose backend is S3A, with S3A's own machinery: on Hadoop 3.4 and later (AWS SDK
+ * v2) {@link S3aV2Store}, on Hadoop 3.3 (AWS SDK v1) {@link S3aV1Store}. The Hadoop line is
+ * recognised at run time from S3A's classes, so one jar serves every line; see
+ * docs/dependencies.md. Thread-safe.
  */
 public final class S3StoreFactory implements MultipartStoreFactory {
-  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
-  private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(200);
+  private static final Logger LOG = LoggerFactory.getLogger(S3StoreFactory.class);
+  static final String S3A = "org.apache.hadoop.fs.s3a.S3AFileSystem";
 
   /** Creates the factory; found through {@link java.util.ServiceLoader}. */
   public S3StoreFactory() {}
 
   @Override
-  public Optional<MultipartStore> create(TapContext tap) throws IOException {
-    URI root = tap.config().root();
-    String scheme = root.getScheme() == null ? "" : root.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("s3a") && !scheme.equals("s3") && !scheme.equals("s3n")) {
-      return Optional.empty();
+  public boolean serves(TapContext tap) {
+    for (Class<?> c = tap.backend().getClass(); c != null; c = c.getSuperclass()) {
+      if (c.getName().equals(S3A)) {
+        return true;
+      }
     }
-    String bucket = root.getAuthority();
-    if (bucket == null || bucket.isEmpty()) {
-      throw new IOException("Tap '" + tap.config().name() + "' has no bucket in its URI " + root);
+    return false;
+  }
+
+  @Override
+  public MultipartStore create(TapContext tap, StoreOptions options) throws IOException {
+    FileSystem backend = tap.backend();
+    KeyNames names = new KeyNames(tap);
+    String tapName = tap.config().name();
+    if (S3aV2Access.applies(backend)) {
+      return v2(S3aV2Access.bind(backend), names, tapName, options);
     }
-    S3Settings settings = S3Settings.read(bucket, tap.backendConfiguration(), tap.config().name());
-    ConfigReader site = new ConfigReader(tap.siteConfiguration());
-    boolean conditional = site.getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true);
-    boolean signedPayload = site.getBoolean(CommitterKeys.SIGNED_PAYLOAD.name(), true);
-    PartTransport transport =
-        site.getEnum(CommitterKeys.PART_TRANSPORT.name(), PartTransport.class, PartTransport.DIRECT);
-    S3Client client = client(settings, signedPayload, List.of());
-    UploadRequests uploads =
-        transport == PartTransport.DIRECT && DirectUploads.serves(settings)
-            ? new DirectUploads(settings, directTransport(settings.maxConnections()), signedPayload)
-            : new SdkUploads(client, bucket, !signedPayload);
-    return Optional.of(new S3MultipartStore(client, uploads, bucket, conditional));
-  }
-
-  /** {@code fs.dtap.committer.part.transport}. */
-  enum PartTransport {
-    /** {@link DirectUploads} for the upload requests to a store over plain http. */
-    DIRECT,
-    /** The SDK for every request. */
-    SDK
-  }
-
-  /**
-   * Connections for {@link DirectUploads}, as many as the SDK's pool may open
-   * ({@code fs.s3a.connection.maximum}), with its timeouts.
-   *
-   * @param maxConnections connections in use at once
-   * @return the transport
-   */
-  static DirectTransport directTransport(int maxConnections) {
-    return new DirectTransport(
-        new ConnectionPool(
-            maxConnections,
-            (int) CONNECT_TIMEOUT.toMillis(),
-            (int) SOCKET_TIMEOUT.toMillis(),
-            SOCKET_TIMEOUT.toMillis()),
-        DirectTransport.CONTINUE_WAIT_MILLIS);
-  }
-
-  /**
-   * An S3 client for a tap's settings.
-   *
-   * @param s the settings
-   * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
-   * @return the client
-   */
-  static S3Client client(S3Settings s, boolean signedPayload) {
-    return client(s, signedPayload, List.of());
-  }
-
-  /**
-   * An S3 client for a tap's settings, with interceptors that see every request (for tests).
-   *
-   * @param s the settings
-   * @param signedPayload false: part uploads go unsigned (see {@link UnsignedPartSigning})
-   * @param interceptors added to the client's own
-   * @return the client
-   */
-  static S3Client client(S3Settings s, boolean signedPayload, List<ExecutionInterceptor> interceptors) {
-    S3ClientBuilder b =
-        S3Client.builder()
-            .httpClientBuilder(
-                ApacheHttpClient.builder()
-                    .maxConnections(s.maxConnections())
-                    .connectionTimeout(CONNECT_TIMEOUT)
-                    .socketTimeout(SOCKET_TIMEOUT))
-            .overrideConfiguration(
-                ClientOverrideConfiguration.builder()
-                    .retryPolicy(RetryMode.STANDARD)
-                    .executionInterceptors(interceptors)
-                    .build())
-            .credentialsProvider(s.credentials().provider())
-            // a signed payload is one SHA-256 over the part, sent in the signed headers, instead of
-            // a signature per 128 KiB chunk: the same protection for less work on both sides
-            .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(false).build())
-            .forcePathStyle(s.pathStyle());
-    if (s.endpoint() != null) {
-      b.endpointOverride(s.endpoint());
+    if (S3aV1Access.applies(backend)) {
+      if (options.transport() == StoreOptions.Transport.HTTP) {
+        throw new IOException(
+            CommitterKeys.TRANSPORT.name() + "=http needs S3A of Hadoop 3.4 or later; tap '" + tapName
+                + "' runs on Hadoop " + VersionInfo.getVersion() + ": use auto or s3a");
+      }
+      if (!options.signedPayload()) {
+        throw new IOException(
+            CommitterKeys.SIGNED_PAYLOAD.name() + "=false needs S3A of Hadoop 3.4 or later; tap '" + tapName
+                + "' runs on Hadoop " + VersionInfo.getVersion());
+      }
+      S3aV1Access s3a = S3aV1Access.bind(backend);
+      refuseClientSideEncryption(s3a.encryptionMethod(), tapName);
+      return new S3aV1Store(s3a, names, options.conditionalPut());
     }
-    if (!signedPayload) {
-      b.putAuthScheme(new UnsignedPartSigning());
-    }
-    b.region(s.region() != null ? Region.of(s.region()) : regionOrDefault());
-    return b.build();
+    throw new IOException(
+        "Tap '" + tapName + "': the dtap committers do not know this S3A (Hadoop "
+            + VersionInfo.getVersion() + "); supported: Hadoop 3.3.x, 3.4.x and 3.5.x");
   }
 
-  private static Region regionOrDefault() {
+  private static MultipartStore v2(S3aV2Access s3a, KeyNames names, String tapName, StoreOptions options)
+      throws IOException {
     try {
-      return new DefaultAwsRegionProviderChain().getRegion();
-    } catch (RuntimeException e) {
-      // as S3A does without a region: us-east-1 signs requests the global endpoint redirects
-      return Region.US_EAST_1;
+      refuseClientSideEncryption(s3a.encryptionMethod(), tapName);
+      String algorithm;
+      try {
+        algorithm = s3a.initiate("dtap-probe").build().checksumAlgorithmAsString();
+      } catch (PathIOException e) {
+        throw new IOException(
+            "Tap '" + tapName + "': S3A refuses multipart uploads (fs.s3a.multipart.uploads.enabled),"
+                + " which the dtap committers need: " + e.getMessage(), e);
+      }
+      UploadRequests uploads;
+      String how;
+      Object plan =
+          options.transport() == StoreOptions.Transport.S3A
+              ? new HttpPlan.Refusal(CommitterKeys.TRANSPORT.name(), "set to s3a")
+              : HttpPlan.plan(s3a, options);
+      if (plan instanceof HttpPlan) {
+        try {
+          HttpUploads.checkHeaders(s3a);
+        } catch (IllegalArgumentException e) {
+          plan = new HttpPlan.Refusal("fs.s3a.*", e.getMessage());
+        }
+      }
+      if (plan instanceof HttpPlan) {
+        PartChecksum checksum =
+            algorithm != null ? PartChecksum.of(algorithm) : options.signedPayload() ? null : PartChecksum.of("CRC32C");
+        uploads = new HttpUploads(s3a, (HttpPlan) plan, names, checksum, algorithm == null && checksum != null, options.signedPayload());
+        how = "http: " + plan;
+      } else {
+        HttpPlan.Refusal r = (HttpPlan.Refusal) plan;
+        if (options.transport() == StoreOptions.Transport.HTTP) {
+          throw new IOException(
+              "Tap '" + tapName + "': " + CommitterKeys.TRANSPORT.name() + "=http cannot honour the tap's "
+                  + r.key + " (" + r.reason + "); use auto or s3a");
+        }
+        if (!options.signedPayload()) {
+          throw new IOException(
+              "Tap '" + tapName + "': " + CommitterKeys.SIGNED_PAYLOAD.name() + "=false needs dtap's http"
+                  + " transport, which the tap's " + r.key + " rules out (" + r.reason + ")");
+        }
+        uploads = new ClientUploads(s3a, names, algorithm);
+        how = "S3A's client (" + r + ")";
+        LOG.info("dtap committers on tap '{}': requests go through S3A's client ({})", tapName, r);
+      }
+      return new S3aV2Store(s3a, uploads, names, options.conditionalPut(), how);
+    } catch (IOException | RuntimeException e) {
+      s3a.close();
+      throw e;
+    }
+  }
+
+  /** S3A's client-side encryption needs whole-object, in-order uploads; the committers cannot. */
+  private static void refuseClientSideEncryption(String method, String tapName) throws IOException {
+    if (method.startsWith("CSE")) {
+      throw new IOException(
+          "Tap '" + tapName + "' uses S3A client-side encryption (fs.s3a.encryption.algorithm="
+              + method.replace('_', '-') + "), which the dtap committers cannot write; use server-side"
+              + " encryption (SSE-S3, SSE-KMS, SSE-C) or " + CommitterKeys.NAME.name() + "=file");
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.dtap.commit.s3;
 
+import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
 import dev.dtap.commit.store.PartData;
@@ -7,14 +8,11 @@ import dev.dtap.commit.store.StoreStatistics;
 import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.store.UploadedPart;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.RemoteIterator;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -22,8 +20,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.ListPartsRequest;
 import software.amazon.awssdk.services.s3.model.ListPartsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.Part;
@@ -31,57 +31,52 @@ import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@link MultipartStore} over one S3 bucket: the requests made for every file through {@link
- * UploadRequests} (dtap's own over plain http, else the SDK's), everything else through the AWS
- * SDK v2. Thread-safe; owns its client.
+ * {@link MultipartStore} over a tap's S3A bucket on Hadoop 3.4 and later: the requests made for
+ * every file through {@link UploadRequests} (dtap's HTTP requests or S3A's client), everything
+ * else through S3A's own client, every request built by S3A's request factory ({@link
+ * S3aV2Access}). Messages name dtap paths. Thread-safe; S3A owns the client.
  */
-final class S3MultipartStore implements MultipartStore {
+final class S3aV2Store implements MultipartStore {
   private static final int DELETE_BATCH = 1000;
+  private static final int LIST_PAGE = 1000;
 
+  private final S3aV2Access s3a;
   private final S3Client s3;
   private final UploadRequests uploads;
-  private final String bucket;
+  private final KeyNames names;
   private final boolean conditionalPut;
+  private final String transport;
   private final StoreStatistics stats = new StoreStatistics();
 
   /**
-   * A store whose every request goes through the SDK.
-   *
-   * @param s3 the client, owned from now on
-   * @param bucket the bucket
+   * @param s3a the tap's S3A; closed with the store
+   * @param uploads the per-file requests; closed with the store
+   * @param names names keys in messages
    * @param conditionalPut whether the store honours {@code If-None-Match: *}
-   * @param partChecksums whether uploads carry a CRC32C per part that the store verifies (with
-   *     unsigned payloads, the only check of the bytes besides TCP's)
+   * @param transport how the per-file requests travel and why, for {@link #toString()}
    */
-  S3MultipartStore(S3Client s3, String bucket, boolean conditionalPut, boolean partChecksums) {
-    this(s3, new SdkUploads(s3, bucket, partChecksums), bucket, conditionalPut);
-  }
-
-  /**
-   * @param s3 the client, for everything but the upload requests; owned from now on
-   * @param uploads initiate, part, complete and puts; owned from now on
-   * @param bucket the bucket
-   * @param conditionalPut whether the store honours {@code If-None-Match: *}
-   */
-  S3MultipartStore(S3Client s3, UploadRequests uploads, String bucket, boolean conditionalPut) {
-    this.s3 = s3;
+  S3aV2Store(
+      S3aV2Access s3a, UploadRequests uploads, KeyNames names, boolean conditionalPut, String transport) {
+    this.s3a = s3a;
+    this.s3 = s3a.client();
     this.uploads = uploads;
-    this.bucket = bucket;
+    this.names = names;
     this.conditionalPut = conditionalPut;
+    this.transport = transport;
   }
 
-  /** @return how the upload requests travel, for tests */
+  /** @return the per-file requests, for tests */
   UploadRequests uploads() {
     return uploads;
   }
 
   private String where(String key) {
-    return S3Errors.where(bucket, key);
+    return names.display(key);
   }
 
   @Override
   public String describe() {
-    return "s3a://" + bucket;
+    return names.root();
   }
 
   @Override
@@ -99,13 +94,6 @@ final class S3MultipartStore implements MultipartStore {
     return part;
   }
 
-  /** The part's CRC32C as S3 headers carry it: base64 of its four big-endian bytes. */
-  static String crc32c(PartData data) throws IOException {
-    CRC32C crc = new CRC32C();
-    data.update(crc);
-    return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
-  }
-
   @Override
   public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
     stats.request(Op.COMPLETE);
@@ -116,7 +104,7 @@ final class S3MultipartStore implements MultipartStore {
   public boolean abort(String key, String uploadId) throws IOException {
     stats.request(Op.ABORT);
     try {
-      s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+      s3.abortMultipartUpload(s3a.abort(key, uploadId).build());
       return true;
     } catch (SdkException e) {
       if (S3Errors.isNoSuchUpload(e)) {
@@ -128,22 +116,29 @@ final class S3MultipartStore implements MultipartStore {
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
+    // S3A has no builder for it: the encryption key its HEAD of the object would carry, if any
+    HeadObjectRequest head = s3a.head(key).build();
     List<UploadedPart> parts = new ArrayList<>();
     Integer marker = null;
     try {
       while (true) {
         stats.request(Op.LIST_PARTS);
-        Integer m = marker;
-        ListPartsResponse r =
-            s3.listParts(
-                b -> {
-                  b.bucket(bucket).key(key).uploadId(uploadId);
-                  if (m != null) {
-                    b.partNumberMarker(m);
-                  }
-                });
+        ListPartsRequest.Builder b =
+            ListPartsRequest.builder()
+                .bucket(s3a.bucket())
+                .key(key)
+                .uploadId(uploadId)
+                .sseCustomerAlgorithm(head.sseCustomerAlgorithm())
+                .sseCustomerKey(head.sseCustomerKey())
+                .sseCustomerKeyMD5(head.sseCustomerKeyMD5());
+        if (marker != null) {
+          b.partNumberMarker(marker);
+        }
+        ListPartsResponse r = s3.listParts(b.build());
         for (Part p : r.parts()) {
-          parts.add(new UploadedPart(p.partNumber(), p.eTag(), p.size(), p.checksumCRC32C()));
+          String alg = r.checksumAlgorithmAsString();
+          String sum = alg == null ? null : p.getValueForField("Checksum" + alg, String.class).orElse(null);
+          parts.add(new UploadedPart(p.partNumber(), p.eTag(), p.size(), sum == null ? null : alg, sum));
         }
         if (!Boolean.TRUE.equals(r.isTruncated()) || r.nextPartNumberMarker() == null) {
           return Optional.of(parts);
@@ -191,7 +186,7 @@ final class S3MultipartStore implements MultipartStore {
   public Optional<byte[]> get(String key) throws IOException {
     stats.request(Op.GET);
     try {
-      ResponseBytes<GetObjectResponse> r = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+      ResponseBytes<GetObjectResponse> r = s3.getObjectAsBytes(s3a.get(key).build());
       return Optional.of(r.asByteArrayUnsafe());
     } catch (SdkException e) {
       if (S3Errors.isMissing(e)) {
@@ -205,7 +200,7 @@ final class S3MultipartStore implements MultipartStore {
   public Optional<ObjectInfo> head(String key) throws IOException {
     stats.request(Op.HEAD);
     try {
-      HeadObjectResponse r = s3.headObject(b -> b.bucket(bucket).key(key));
+      HeadObjectResponse r = s3.headObject(s3a.head(key).build());
       long mtime = r.lastModified() == null ? 0 : r.lastModified().toEpochMilli();
       return Optional.of(new ObjectInfo(key, r.contentLength(), r.eTag(), mtime));
     } catch (SdkException e) {
@@ -218,7 +213,12 @@ final class S3MultipartStore implements MultipartStore {
 
   @Override
   public RemoteIterator<ObjectInfo> list(String prefix) throws IOException {
-    return new ListingPages<>(s3, bucket, prefix, false, stats) {
+    return new ListingPages<ListObjectsV2Response, ObjectInfo>(page(prefix, null), where(prefix), stats) {
+      @Override
+      String next(ListObjectsV2Response page) {
+        return nextToken(page);
+      }
+
       @Override
       Iterator<ObjectInfo> items(ListObjectsV2Response page) {
         List<ObjectInfo> out = new ArrayList<>(page.contents().size());
@@ -233,7 +233,12 @@ final class S3MultipartStore implements MultipartStore {
 
   @Override
   public RemoteIterator<String> listChildPrefixes(String prefix) throws IOException {
-    return new ListingPages<>(s3, bucket, prefix, true, stats) {
+    return new ListingPages<ListObjectsV2Response, String>(page(prefix, "/"), where(prefix), stats) {
+      @Override
+      String next(ListObjectsV2Response page) {
+        return nextToken(page);
+      }
+
       @Override
       Iterator<String> items(ListObjectsV2Response page) {
         List<String> out = new ArrayList<>(page.commonPrefixes().size());
@@ -241,6 +246,21 @@ final class S3MultipartStore implements MultipartStore {
           out.add(p.prefix());
         }
         return out.iterator();
+      }
+    };
+  }
+
+  private static String nextToken(ListObjectsV2Response page) {
+    return Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+  }
+
+  /** Fetches one page of a listing, after the given continuation token (null: the first). */
+  private ListingPages.Fetch<ListObjectsV2Response> page(String prefix, String delimiter) {
+    return token -> {
+      try {
+        return s3.listObjectsV2(s3a.list(prefix, delimiter, LIST_PAGE).continuationToken(token).build());
+      } catch (SdkException e) {
+        throw S3Errors.translate("list", where(prefix), e);
       }
     };
   }
@@ -265,7 +285,7 @@ final class S3MultipartStore implements MultipartStore {
     List<ObjectIdentifier> ids = new ArrayList<>(batch);
     DeleteObjectsResponse r;
     try {
-      r = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(ids).quiet(true)));
+      r = s3.deleteObjects(s3a.delete(ids).build());
     } catch (SdkException e) {
       throw S3Errors.translate("delete " + ids.size() + " objects from", describe(), e);
     }
@@ -299,12 +319,12 @@ final class S3MultipartStore implements MultipartStore {
     try {
       uploads.close();
     } finally {
-      s3.close();
+      s3a.close();
     }
   }
 
   @Override
   public String toString() {
-    return "S3MultipartStore{" + describe() + "}";
+    return "S3aV2Store{" + describe() + ", " + transport + "}";
   }
 }

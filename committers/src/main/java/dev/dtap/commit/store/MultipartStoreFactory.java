@@ -2,7 +2,6 @@ package dev.dtap.commit.store;
 
 import dev.dtap.fs.spi.TapContext;
 import java.io.IOException;
-import java.util.Optional;
 
 /**
  * Makes the {@link MultipartStore} of a tap whose backend it knows. Implementations are registered
@@ -11,11 +10,22 @@ import java.util.Optional;
  */
 public interface MultipartStoreFactory {
   /**
-   * Creates the store of a tap.
+   * Whether this factory serves a tap's backend. Cheap: it looks at the tap's root and backend
+   * only, and creates nothing.
    *
-   * @param tap the tap; its backend configuration carries the store's settings and credentials
-   * @return the store, or empty when this factory does not serve the tap's backend
-   * @throws IOException if the backend is served but its settings are invalid
+   * @param tap the tap
+   * @return true if {@link #create} makes a store for it
    */
-  Optional<MultipartStore> create(TapContext tap) throws IOException;
+  boolean serves(TapContext tap);
+
+  /**
+   * Creates the store of a tap this factory {@link #serves}. The store belongs to the caller, who
+   * closes it before the tap closes.
+   *
+   * @param tap the tap; its backend carries the store's settings and credentials
+   * @param options the committers' store settings
+   * @return the store
+   * @throws IOException if the backend's settings cannot be honoured (the message names the key)
+   */
+  MultipartStore create(TapContext tap, StoreOptions options) throws IOException;
 }

@@ -1,15 +1,11 @@
 package dev.dtap.commit.store;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.zip.Checksum;
 
@@ -24,7 +20,8 @@ public interface PartData {
   /**
    * Opens the bytes from the start.
    *
-   * @return a new stream; the caller closes it
+   * @return a new stream that supports mark and reset over the whole part (so a client can resend
+   *     it); the caller closes it
    * @throws IOException if the bytes cannot be read
    */
   InputStream open() throws IOException;
@@ -56,6 +53,17 @@ public interface PartData {
         sink.accept(buffer, 0, n);
       }
     }
+  }
+
+  /**
+   * The part's bytes as whole arrays, for senders that take arrays: the part's own arrays where
+   * they are used whole (so sending copies nothing), a copy of a last array used in part.
+   *
+   * @return the arrays in order, or null when the part is not held in memory (read it with {@link
+   *     #open()})
+   */
+  default List<byte[]> arrays() {
+    return null;
   }
 
   /**
@@ -109,20 +117,27 @@ public interface PartData {
       }
 
       @Override
-      public InputStream open() {
-        List<InputStream> streams = new ArrayList<>(parts.size());
+      public List<byte[]> arrays() {
+        List<byte[]> out = new ArrayList<>(parts.size());
         long left = length;
         for (byte[] c : parts) {
           if (left == 0) {
             break;
           }
           int n = (int) Math.min(c.length, left);
-          if (n > 0) {
-            streams.add(new ByteArrayInputStream(c, 0, n));
-            left -= n;
+          if (n == c.length) {
+            out.add(c);
+          } else if (n > 0) {
+            out.add(java.util.Arrays.copyOf(c, n));
           }
+          left -= n;
         }
-        return new SequenceInputStream(Collections.enumeration(streams));
+        return out;
+      }
+
+      @Override
+      public InputStream open() {
+        return new ArraysInputStream(parts, length);
       }
     };
   }
@@ -144,41 +159,7 @@ public interface PartData {
 
       @Override
       public InputStream open() throws IOException {
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-        ch.position(offset);
-        InputStream in = Channels.newInputStream(ch);
-        return new java.io.FilterInputStream(in) {
-          private long left = length;
-
-          @Override
-          public int read() throws IOException {
-            if (left <= 0) {
-              return -1;
-            }
-            int b = super.read();
-            if (b >= 0) {
-              left--;
-            }
-            return b;
-          }
-
-          @Override
-          public int read(byte[] b, int off, int len) throws IOException {
-            if (left <= 0) {
-              return -1;
-            }
-            int n = super.read(b, off, (int) Math.min(len, left));
-            if (n > 0) {
-              left -= n;
-            }
-            return n;
-          }
-
-          @Override
-          public int available() {
-            return (int) Math.min(Integer.MAX_VALUE, left);
-          }
-        };
+        return new FileRangeInputStream(FileChannel.open(file, StandardOpenOption.READ), offset, length);
       }
     };
   }

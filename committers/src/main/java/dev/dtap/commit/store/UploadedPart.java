@@ -7,7 +7,8 @@ public final class UploadedPart {
   private final int number;
   private final String etag;
   private final long size;
-  private final String crc32c;
+  private final String checksumAlgorithm;
+  private final String checksum;
 
   /**
    * Creates a part uploaded without a checksum of its own.
@@ -17,7 +18,7 @@ public final class UploadedPart {
    * @param size the part's bytes
    */
   public UploadedPart(int number, String etag, long size) {
-    this(number, etag, size, null);
+    this(number, etag, size, null, null);
   }
 
   /**
@@ -26,17 +27,26 @@ public final class UploadedPart {
    * @param number the part number, from 1
    * @param etag the etag the store returned for the part
    * @param size the part's bytes
-   * @param crc32c the part's CRC32C as the store keeps it (base64 of the four big-endian bytes), or
-   *     null when the part was uploaded without one; completing the upload repeats it
+   * @param checksumAlgorithm the S3 name of the algorithm of the part's checksum ({@code CRC32C},
+   *     {@code CRC32}, {@code SHA1}, {@code SHA256}, {@code CRC64NVME}), or null when the upload
+   *     has no checksums
+   * @param checksum the part's checksum as S3 headers carry it (base64), or null; completing the
+   *     upload repeats it
+   * @throws IllegalArgumentException if the number is below 1, or only one of algorithm and
+   *     checksum is given
    */
-  public UploadedPart(int number, String etag, long size, String crc32c) {
+  public UploadedPart(int number, String etag, long size, String checksumAlgorithm, String checksum) {
     if (number < 1) {
       throw new IllegalArgumentException("part numbers start at 1, got " + number);
+    }
+    if ((checksumAlgorithm == null) != (checksum == null)) {
+      throw new IllegalArgumentException("a part checksum needs both its algorithm and its value");
     }
     this.number = number;
     this.etag = Objects.requireNonNull(etag, "etag");
     this.size = size;
-    this.crc32c = crc32c;
+    this.checksumAlgorithm = checksumAlgorithm;
+    this.checksum = checksum;
   }
 
   /** @return the part number */
@@ -54,9 +64,14 @@ public final class UploadedPart {
     return size;
   }
 
-  /** @return the part's CRC32C (base64), or null when it was uploaded without one */
-  public String crc32c() {
-    return crc32c;
+  /** @return the S3 name of the part checksum's algorithm, or null when it has none */
+  public String checksumAlgorithm() {
+    return checksumAlgorithm;
+  }
+
+  /** @return the part's checksum (base64), or null when it was uploaded without one */
+  public String checksum() {
+    return checksum;
   }
 
   @Override
@@ -68,17 +83,18 @@ public final class UploadedPart {
     return number == p.number
         && size == p.size
         && etag.equals(p.etag)
-        && Objects.equals(crc32c, p.crc32c);
+        && Objects.equals(checksumAlgorithm, p.checksumAlgorithm)
+        && Objects.equals(checksum, p.checksum);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(number, etag, size, crc32c);
+    return Objects.hash(number, etag, size, checksumAlgorithm, checksum);
   }
 
   @Override
   public String toString() {
     return "part " + number + " (" + size + " bytes, etag " + etag
-        + (crc32c == null ? "" : ", crc32c " + crc32c) + ")";
+        + (checksum == null ? "" : ", " + checksumAlgorithm + " " + checksum) + ")";
   }
 }

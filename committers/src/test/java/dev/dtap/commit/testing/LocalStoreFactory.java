@@ -2,11 +2,11 @@ package dev.dtap.commit.testing;
 
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.MultipartStoreFactory;
+import dev.dtap.commit.store.StoreOptions;
 import dev.dtap.fs.spi.TapContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,11 +19,13 @@ public final class LocalStoreFactory implements MultipartStoreFactory {
   private static final Map<String, LocalMultipartStore> STORES = new ConcurrentHashMap<>();
 
   @Override
-  public Optional<MultipartStore> create(TapContext tap) throws IOException {
-    if (!"file".equals(tap.config().root().getScheme())) {
-      return Optional.empty();
-    }
-    return Optional.of(new Unclosable(storeFor(Path.of(tap.config().root().getPath()))));
+  public boolean serves(TapContext tap) {
+    return "file".equals(tap.config().root().getScheme());
+  }
+
+  @Override
+  public MultipartStore create(TapContext tap, StoreOptions options) throws IOException {
+    return new Unclosable(storeFor(Path.of(tap.config().root().getPath())));
   }
 
   /**

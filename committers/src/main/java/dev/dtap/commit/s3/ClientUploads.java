@@ -1,0 +1,146 @@
+package dev.dtap.commit.s3;
+
+import dev.dtap.commit.store.KeyNames;
+import dev.dtap.commit.store.PartData;
+import dev.dtap.commit.store.UploadedPart;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.SdkField;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * The requests made for every file, sent through S3A's own S3 client with requests built by S3A's
+ * request factory: for taps whose settings dtap's HTTP requests cannot reproduce (a custom signer,
+ * an NTLM proxy...) and {@code fs.dtap.committer.transport=s3a}. The client computes any part
+ * checksum S3A asks for; it is kept with the part for the complete. Thread-safe; the client is
+ * S3A's.
+ */
+final class ClientUploads implements UploadRequests {
+  private final S3aV2Access s3a;
+  private final S3Client s3;
+  private final KeyNames names;
+  private final String checksumAlgorithm;
+
+  /**
+   * @param s3a the tap's S3A
+   * @param names names keys in messages
+   * @param checksumAlgorithm the S3 name of the parts' checksum S3A's requests ask for, or null
+   */
+  ClientUploads(S3aV2Access s3a, KeyNames names, String checksumAlgorithm) {
+    this.s3a = s3a;
+    this.s3 = s3a.client();
+    this.names = names;
+    this.checksumAlgorithm = checksumAlgorithm;
+  }
+
+  @Override
+  public String initiate(String key) throws IOException {
+    try {
+      return s3.createMultipartUpload(s3a.initiate(key).build()).uploadId();
+    } catch (SdkException e) {
+      throw S3Errors.translate("initiate upload to", names.display(key), e);
+    }
+  }
+
+  @Override
+  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+      throws IOException {
+    ContentStreamProvider content =
+        () -> {
+          try {
+            return data.open();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        };
+    UploadPartRequest request = s3a.part(key, uploadId, partNumber, data.length()).build();
+    try {
+      UploadPartResponse r =
+          s3.uploadPart(
+              request,
+              RequestBody.fromContentProvider(content, data.length(), "application/octet-stream"));
+      String sum =
+          checksumAlgorithm == null
+              ? null
+              : r.getValueForField("Checksum" + checksumAlgorithm, String.class).orElse(null);
+      return new UploadedPart(partNumber, r.eTag(), data.length(), sum == null ? null : checksumAlgorithm, sum);
+    } catch (SdkException e) {
+      throw S3Errors.translate(
+          "upload part " + partNumber + " of upload " + uploadId + " to", names.display(key), e);
+    }
+  }
+
+  /**
+   * The parts of a complete request, each with the checksum it was uploaded with.
+   *
+   * @param parts the uploaded parts
+   * @return the SDK's parts
+   */
+  static List<CompletedPart> completedParts(List<UploadedPart> parts) {
+    List<CompletedPart> done = new ArrayList<>(parts.size());
+    for (UploadedPart p : parts) {
+      CompletedPart.Builder b = CompletedPart.builder().partNumber(p.number()).eTag(p.etag());
+      if (p.checksum() != null) {
+        SdkField<?> f = CompletedPart.builder().build().sdkFieldNameToField().get("Checksum" + p.checksumAlgorithm());
+        if (f == null) {
+          throw new IllegalArgumentException("This AWS SDK cannot complete parts with " + p.checksumAlgorithm());
+        }
+        f.set(b, p.checksum());
+      }
+      done.add(b.build());
+    }
+    return done;
+  }
+
+  @Override
+  public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
+    try {
+      return s3.completeMultipartUpload(s3a.complete(key, uploadId, completedParts(parts)).build()).eTag();
+    } catch (SdkException e) {
+      throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
+    }
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    try {
+      s3.putObject(s3a.put(key, data.length).build(), RequestBody.fromBytes(data));
+    } catch (SdkException e) {
+      throw S3Errors.translate("put", names.display(key), e);
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(String key, byte[] data) throws IOException {
+    PutObjectRequest.Builder b = s3a.put(key, data.length);
+    AwsRequestOverrideConfiguration o = b.overrideConfiguration();
+    // added to what S3A set (its timeouts), not in place of it
+    b.overrideConfiguration(
+        (o == null ? AwsRequestOverrideConfiguration.builder() : o.toBuilder()).putHeader("If-None-Match", "*").build());
+    try {
+      s3.putObject(b.build(), RequestBody.fromBytes(data));
+      return true;
+    } catch (SdkException e) {
+      // 412: the object exists; 409: a concurrent conditional write to the key is in progress
+      if (S3Errors.isStatus(e, 412) || S3Errors.isStatus(e, 409)) {
+        return false;
+      }
+      throw S3Errors.translate("conditional put", names.display(key), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    // the client is S3A's
+  }
+}
