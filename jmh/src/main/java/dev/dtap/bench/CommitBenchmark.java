@@ -48,6 +48,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -60,16 +61,18 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *   <li>{@code committer}: {@code dtap-magic} and {@code dtap-staging} (through a dtap tap over the
  *       bucket), {@code dtap-magic-unsigned} (the magic committer with {@code
  *       fs.dtap.committer.signed-payload=false}: parts with CRC32C instead of payload signatures),
- *       {@code dtap-magic-sdk-http} (the magic committer with {@code
- *       fs.dtap.committer.part.transport=sdk}: every request through the AWS SDK instead of
- *       dtap's own upload requests), {@code s3a-magic} and {@code s3a-directory} (Hadoop's S3A committers through
- *       {@code S3ACommitterFactory}) and {@code file} (FileOutputCommitter over s3a, with Hadoop
- *       3.4's default algorithm 2);
+ *       {@code dtap-magic-s3a} (the magic committer with {@code fs.dtap.committer.transport=s3a}:
+ *       every request through S3A's own client instead of the JDK's HTTP client), {@code
+ *       s3a-magic}, {@code s3a-magic-inmemory} (with {@code
+ *       fs.s3a.committer.magic.track.commits.in.memory.enabled}, S3A's leanest magic committer) and
+ *       {@code s3a-directory} (Hadoop's S3A committers through {@code S3ACommitterFactory}) and
+ *       {@code file} (FileOutputCommitter over s3a, with Hadoop 3.4's default algorithm 2);
  *   <li>{@code fileSize}: {@code 1k} or {@code 8m}.
  * </ul>
  *
  * {@code requestsPerFile} and {@code copyRequests} are counted by the server (MinIO's v3 API
- * request counters, read before and after each job), so every client is counted alike; the
+ * request counters, read before and after each job), so every client is counted alike, and are
+ * reported per job whatever the number of iterations (JMH sums event counters); the
  * per-API breakdown of each job is printed. {@code clientCpuSeconds} is the processor time of this
  * JVM during the job (writers, uploads, commit, and the JIT and GC they cause) and {@code
  * serverCpuSeconds} that of the MinIO process (NaN when the server is not a local process): the
@@ -90,7 +93,7 @@ public class CommitBenchmark {
   private static final Pattern COUNTER =
       Pattern.compile("^minio_api_requests_total\\{name=\"([A-Za-z0-9]+)\",[^}]*type=\"s3\"[^}]*\\} ([0-9.eE+]+)$");
 
-  @Param({"dtap-magic", "dtap-magic-unsigned", "dtap-magic-sdk-http", "dtap-staging", "s3a-magic", "s3a-directory", "file"})
+  @Param({"dtap-magic", "dtap-magic-unsigned", "dtap-magic-s3a", "dtap-staging", "s3a-magic", "s3a-magic-inmemory", "s3a-directory", "file"})
   public String committer;
 
   @Param({"1k", "8m"})
@@ -112,13 +115,17 @@ public class CommitBenchmark {
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class Requests {
     public double requestsPerFile;
-    public long copyRequests;
+    public double copyRequests;
     public double clientCpuSeconds;
     public double serverCpuSeconds;
   }
 
+  /** Measured iterations: JMH sums event counters over them, so each job reports its share. */
+  private int measured;
+
   @Setup(Level.Trial)
-  public void setUp() throws Exception {
+  public void setUp(BenchmarkParams params) throws Exception {
+    measured = Math.max(1, params.getMeasurement().getCount());
     minio = MinioFixture.get();
     bucket = minio.createBucket("commit");
     scratch = BenchmarkSupport.scratch("commit");
@@ -140,14 +147,20 @@ public class CommitBenchmark {
         conf.set("fs.dtap.committer.name", "magic");
         conf.setBoolean("fs.dtap.committer.signed-payload", false);
         break;
-      case "dtap-magic-sdk-http":
+      case "dtap-magic-s3a":
         conf.set("fs.dtap.committer.name", "magic");
-        conf.set("fs.dtap.committer.part.transport", "sdk");
+        conf.set("fs.dtap.committer.transport", "s3a");
         break;
       case "s3a-magic":
       case "s3a-directory":
         conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory");
         conf.set("fs.s3a.committer.name", committer.substring(4));
+        break;
+      case "s3a-magic-inmemory":
+        // S3A's leanest magic committer: no marker or .pending objects per file (HADOOP-19047)
+        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory");
+        conf.set("fs.s3a.committer.name", "magic");
+        conf.setBoolean("fs.s3a.committer.magic.track.commits.in.memory.enabled", true);
         break;
       default:
         conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.mapreduce.lib.output.FileOutputCommitterFactory");
@@ -212,8 +225,8 @@ public class CommitBenchmark {
       containers.shutdown();
     }
     am.commitJob(jobContext);
-    requests.clientCpuSeconds = (clientCpuNanos() - clientCpuBefore) / 1e9;
-    requests.serverCpuSeconds = serverCpuSeconds() - serverCpuBefore;
+    double clientCpu = (clientCpuNanos() - clientCpuBefore) / 1e9;
+    double serverCpu = serverCpuSeconds() - serverCpuBefore;
 
     Map<String, Long> after = counters();
     Map<String, Long> delta = new TreeMap<>();
@@ -226,11 +239,15 @@ public class CommitBenchmark {
       }
     }
     int files = TASKS * FILES_PER_TASK;
-    requests.requestsPerFile = (double) total / files;
-    requests.copyRequests = delta.getOrDefault("CopyObject", 0L) + delta.getOrDefault("CopyObjectPart", 0L);
+    double perFile = (double) total / files;
+    long copies = delta.getOrDefault("CopyObject", 0L) + delta.getOrDefault("CopyObjectPart", 0L);
+    // a warm-up job's counters are dropped by JMH; a measured job's are summed with the others'
+    requests.requestsPerFile = perFile / measured;
+    requests.copyRequests = (double) copies / measured;
+    requests.clientCpuSeconds = clientCpu / measured;
+    requests.serverCpuSeconds = serverCpu / measured;
     System.out.printf("%n%s %s job %d: %d requests for %d files (%.2f per file): %s; cpu: client %.1f s, server %.1f s%n",
-        committer, fileSize, job, total, files, requests.requestsPerFile, delta,
-        requests.clientCpuSeconds, requests.serverCpuSeconds);
+        committer, fileSize, job, total, files, perFile, delta, clientCpu, serverCpu);
   }
 
   private static TaskAttemptContext attempt(Configuration conf, JobID job, int task) {

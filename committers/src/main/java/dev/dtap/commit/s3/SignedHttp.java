@@ -142,9 +142,9 @@ final class SignedHttp {
         return bytes.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(bytes);
       }
       List<byte[]> arrays = part.arrays();
-      HttpRequest.BodyPublisher unsized =
+      java.util.concurrent.Flow.Publisher<java.nio.ByteBuffer> unsized =
           arrays != null
-              ? HttpRequest.BodyPublishers.ofByteArrays(arrays)
+              ? new ArraysPublisher(arrays)
               : HttpRequest.BodyPublishers.ofInputStream(
                   () -> {
                     try {
