@@ -13,8 +13,8 @@ import java.util.Map;
  * reading anything from the store, and so that a file just closed has a status.
  *
  * <p>One instance per tap ({@link CommitTap}); an attempt's entry lives from its first stream
- * until its task commit or abort releases it, so a long-lived JVM (a Spark executor) keeps nothing
- * of the tasks it has finished. Attempts are keyed by job directory and attempt id. Thread-safe.
+ * until its task commit or abort releases it, or its job's commit or abort in this JVM, so a
+ * long-lived JVM (a Spark executor) keeps nothing of the tasks it has finished. Attempts are keyed by job directory and attempt id. Thread-safe.
  */
 final class AttemptFiles {
   /** What one attempt wrote. */
@@ -114,6 +114,16 @@ final class AttemptFiles {
   /** Forgets an attempt (task abort). */
   synchronized void release(String attemptKey) {
     attempts.remove(attemptKey);
+  }
+
+  /**
+   * Forgets every attempt of a job (job commit, abort or cleanup in this JVM): attempts that
+   * neither committed nor aborted, such as those of a task that died, leave nothing behind.
+   *
+   * @param layout the job's layout
+   */
+  synchronized void releaseJob(JobLayout layout) {
+    attempts.keySet().removeIf(k -> k.startsWith(layout.jobDir()));
   }
 
   /** @return the attempts this JVM holds state for, for tests of what is left behind */

@@ -36,6 +36,12 @@ final class CommitTap implements OutputHook {
   private final MultipartStoreFactory factory;
   private final KeyNames names;
   private final AttemptFiles attempts = new AttemptFiles();
+  /**
+   * Whether magic streams record each closed file on the store: only when filesystems are not
+   * shared through Hadoop's cache, so that task commit may run in another instance than the
+   * writer's (one more request per file).
+   */
+  private final boolean recordClose;
   private MultipartStore store;
   private boolean closed;
 
@@ -48,6 +54,7 @@ final class CommitTap implements OutputHook {
     this.tap = tap;
     this.config = config;
     this.names = new KeyNames(tap);
+    this.recordClose = tap.siteConfiguration().getBoolean("fs.dtap.impl.disable.cache", false);
     MultipartStoreFactory serving = null;
     for (MultipartStoreFactory f : factories) {
       if (f.serves(tap)) {
@@ -197,7 +204,8 @@ final class CommitTap implements OutputHook {
             magicPath,
             (int) config.partSize(),
             config.activeParts(),
-            Pools.uploads(config.threads()));
+            Pools.uploads(config.threads()),
+            recordClose);
     return new FSDataOutputStream(out, null);
   }
 

@@ -213,12 +213,20 @@ abstract class DtapCommitter extends PathOutputCommitter {
 
   @Override
   public void commitJob(JobContext context) throws IOException {
-    new JobCommit(ctx).run();
+    try {
+      new JobCommit(ctx).run();
+    } finally {
+      ctx.tap.attempts().releaseJob(ctx.layout);
+    }
   }
 
   @Override
   public void abortJob(JobContext context, JobStatus.State state) throws IOException {
-    JobAbort.abort(ctx, true);
+    try {
+      JobAbort.abort(ctx, true);
+    } finally {
+      ctx.tap.attempts().releaseJob(ctx.layout);
+    }
   }
 
   /**
@@ -227,6 +235,7 @@ abstract class DtapCommitter extends PathOutputCommitter {
    */
   @Override
   public void cleanupJob(JobContext context) throws IOException {
+    ctx.tap.attempts().releaseJob(ctx.layout);
     if (ctx.intent().isPresent()) {
       LOG.warn("Job {} has a commit in progress in {}; leaving it for recovery", ctx.layout.uuid(), ctx.dest);
       return;

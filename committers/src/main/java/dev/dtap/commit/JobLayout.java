@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code journal/<task>/<attempt>/<entry>}: one entry per upload, written before its data;
  *   <li>{@code tasks/<task>/<generation>}: task commit records, the highest generation of a task
  *       winning (see {@link TaskRecords});
+ *   <li>{@code closed/<task>/<attempt>/<entry>}: what a magic stream left for task commit when
+ *       the filesystem that committed could not be the one that wrote (the dtap filesystem cache
+ *       disabled), one per closed file;
  *   <li>{@code commit}: the commit intent;
  *   <li>{@code probe}: the conditional-write check of job setup.
  * </ul>
@@ -62,6 +65,11 @@ final class JobLayout {
 
   String journalDir(String attempt) {
     return journalTaskDir(taskOf(attempt)) + attempt + "/";
+  }
+
+  /** @return where an attempt's magic streams record their closed files, by journal entry name */
+  String closedDir(String attempt) {
+    return jobDir + "closed/" + taskOf(attempt) + "/" + attempt + "/";
   }
 
   /**

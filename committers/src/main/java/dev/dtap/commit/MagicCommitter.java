@@ -1,7 +1,13 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.store.ObjectInfo;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -39,23 +45,54 @@ final class MagicCommitter extends DtapCommitter {
     String attemptId = attemptId(context);
     List<PendingFile> files = ctx.tap.attempts().take(attemptKey(context));
     if (files == null) {
-      // this JVM holds no stream of the attempt: it wrote nothing, or it committed already (a
-      // repeated commit), or it wrote in another process, whose unclosed streams could not be told
-      // from finished ones; refuse the last
+      // this filesystem instance holds no stream of the attempt: it wrote nothing, or committed
+      // already (a repeated commit), or it wrote through another instance or process
       if (alreadyCommitted(attemptId)) {
         return;
       }
-      RemoteIterator<dev.dtap.commit.store.ObjectInfo> journal =
-          ctx.store().list(ctx.layout.journalDir(attemptId));
-      if (journal.hasNext()) {
-        throw new IOException(
-            "Task attempt "
-                + attemptId
-                + " wrote magic files in another process; the magic committer's task commit must"
-                + " run in the process that wrote them");
-      }
-      files = java.util.Collections.emptyList();
+      files = closedElsewhere(attemptId);
     }
     commitRecord(context, files);
+  }
+
+  /**
+   * The files an attempt wrote through another filesystem instance, from the close records its
+   * streams left (see {@link JobLayout#closedDir}); a journaled upload without one is a stream that
+   * never closed, whose file cannot be committed.
+   */
+  private List<PendingFile> closedElsewhere(String attemptId) throws IOException {
+    List<String> entries = new ArrayList<>();
+    RemoteIterator<ObjectInfo> journal = ctx.store().list(ctx.layout.journalDir(attemptId));
+    while (journal.hasNext()) {
+      String key = journal.next().key();
+      entries.add(key.substring(key.lastIndexOf('/') + 1));
+    }
+    if (entries.isEmpty()) {
+      return Collections.emptyList();
+    }
+    Map<String, PendingFile> byKey = new LinkedHashMap<>();
+    String closedDir = ctx.layout.closedDir(attemptId);
+    int unclosed = 0;
+    for (String entry : entries) { // in entry order: a later upload of a key replaces an earlier
+      Optional<byte[]> record = ctx.store().get(closedDir + entry);
+      if (!record.isPresent()) {
+        unclosed++;
+        continue;
+      }
+      PendingFile f = PendingFile.decode(record.get(), ctx.where(closedDir + entry));
+      byKey.put(f.key(), f);
+    }
+    if (unclosed > 0) {
+      throw new IOException(
+          "Task attempt "
+              + attemptId
+              + " started "
+              + unclosed
+              + " magic files that no stream of this filesystem closed: they were written in another"
+              + " process, or through another dtap filesystem instance while the filesystem cache"
+              + " was on (fs.dtap.impl.disable.cache=false); the magic committer's task commit must"
+              + " run in the process, and filesystem, that wrote them");
+    }
+    return new ArrayList<>(byKey.values());
   }
 }

@@ -37,6 +37,7 @@ final class MagicOutputStream extends OutputStream {
   private final int partSize;
   private final Semaphore active;
   private final Executor pool;
+  private final boolean recordClose;
   private final List<CompletableFuture<UploadedPart>> parts = new ArrayList<>();
 
   /** The current part's arrays, filled in order and never copied into a bigger one. */
@@ -59,7 +60,8 @@ final class MagicOutputStream extends OutputStream {
       String magicPath,
       int partSize,
       int activeParts,
-      Executor pool) {
+      Executor pool,
+      boolean recordClose) {
     this.store = store;
     this.layout = layout;
     this.key = key;
@@ -70,6 +72,7 @@ final class MagicOutputStream extends OutputStream {
     this.partSize = partSize;
     this.active = new Semaphore(activeParts);
     this.pool = pool;
+    this.recordClose = recordClose;
     attempts.opened(attemptKey);
   }
 
@@ -196,6 +199,10 @@ final class MagicOutputStream extends OutputStream {
         uploaded.add(await(f));
       }
       done = new PendingFile(key, uploadId, journalName, total, uploaded);
+      if (recordClose) {
+        // task commit may run in another filesystem instance, which holds no state of this one
+        store.put(layout.closedDir(attempt) + journalName, done.encode());
+      }
     } catch (IOException | RuntimeException e) {
       if (uploadId != null) {
         for (CompletableFuture<UploadedPart> f : parts) {

@@ -136,6 +136,21 @@ final class PendingFile {
     g.writeEndObject();
   }
 
+  /** @return this file as a JSON document of its own */
+  byte[] encode() throws IOException {
+    return Json.write(this::write);
+  }
+
+  /**
+   * @param data a document {@link #encode()} made
+   * @param source names it in a failure
+   * @return the file
+   * @throws IOException if the document is malformed
+   */
+  static PendingFile decode(byte[] data, String source) throws IOException {
+    return read(new Json.Fields(Json.parse(data, source), source));
+  }
+
   static PendingFile read(Json.Fields f) throws IOException {
     List<UploadedPart> parts = new ArrayList<>();
     for (Json.Fields p : f.objects("parts")) {

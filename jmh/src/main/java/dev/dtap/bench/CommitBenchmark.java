@@ -4,21 +4,15 @@ import dev.dtap.commit.DataTapCommitterFactory;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -90,8 +84,6 @@ public class CommitBenchmark {
   static final int TASKS = 100;
   static final int FILES_PER_TASK = 10;
   static final int CONTAINERS = 8;
-  private static final Pattern COUNTER =
-      Pattern.compile("^minio_api_requests_total\\{name=\"([A-Za-z0-9]+)\",[^}]*type=\"s3\"[^}]*\\} ([0-9.eE+]+)$");
 
   @Param({"dtap-magic", "dtap-magic-unsigned", "dtap-magic-s3a", "dtap-staging", "s3a-magic", "s3a-magic-inmemory", "s3a-directory", "file"})
   public String committer;
@@ -172,7 +164,7 @@ public class CommitBenchmark {
     job++;
     String out = "out-" + job;
     dest = new Path(committer.startsWith("dtap") ? "dtap://bench/" + out : "s3a://" + bucket + "/" + out);
-    before = counters();
+    before = minio.requestCounts();
     clientCpuBefore = clientCpuNanos();
     serverCpuBefore = serverCpuSeconds();
   }
@@ -228,15 +220,10 @@ public class CommitBenchmark {
     double clientCpu = (clientCpuNanos() - clientCpuBefore) / 1e9;
     double serverCpu = serverCpuSeconds() - serverCpuBefore;
 
-    Map<String, Long> after = counters();
-    Map<String, Long> delta = new TreeMap<>();
+    Map<String, Long> delta = MinioFixture.delta(before, minio.requestCounts());
     long total = 0;
-    for (Map.Entry<String, Long> e : after.entrySet()) {
-      long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
-      if (d > 0) {
-        delta.put(e.getKey(), d);
-        total += d;
-      }
+    for (long d : delta.values()) {
+      total += d;
     }
     int files = TASKS * FILES_PER_TASK;
     double perFile = (double) total / files;
@@ -277,25 +264,5 @@ public class CommitBenchmark {
 
   private double serverCpuSeconds() {
     return minio.serverCpuTime().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
-  }
-
-  /** MinIO's S3 API request counters, by API name. */
-  private Map<String, Long> counters() throws IOException {
-    Map<String, Long> m = new TreeMap<>();
-    URI url = minio.apiMetricsUrl();
-    String text;
-    try (InputStream in = url.toURL().openStream()) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    for (String line : text.split("\n")) {
-      Matcher x = COUNTER.matcher(line.trim());
-      if (x.matches()) {
-        m.merge(x.group(1), (long) Double.parseDouble(x.group(2)), Long::sum);
-      }
-    }
-    if (m.isEmpty()) {
-      throw new IOException("No request counters at " + url + ": is MinIO started with MINIO_PROMETHEUS_AUTH_TYPE=public?");
-    }
-    return m;
   }
 }

@@ -103,6 +103,10 @@ final class HttpPlan {
     if (conf.getBoolean("fs.s3a.http.signer.enabled", false)) {
       return new Refusal("fs.s3a.http.signer.enabled", "a custom signer is S3A's to run");
     }
+    if (conf.getBoolean("fs.s3a.checksum.generation", false)) {
+      // Hadoop 3.5: the SDK adds checksums of its own choosing to every upload
+      return new Refusal("fs.s3a.checksum.generation", "the SDK's own checksums are its client's to add");
+    }
     if (!conf.getTrimmed("fs.s3a.audit.execution.interceptors", "").isEmpty()) {
       return new Refusal("fs.s3a.audit.execution.interceptors", "interceptors may change S3A's requests");
     }
@@ -175,6 +179,11 @@ final class HttpPlan {
         throw new IOException("S3A's proxy needs both fs.s3a.proxy.username and fs.s3a.proxy.password, or neither");
       }
       if (user != null) {
+        if ("https".equalsIgnoreCase(endpoint.url().getScheme())) {
+          // the JDK sends proxy credentials for a tunnel only through Basic, which it disables for
+          // tunnels by default (jdk.http.auth.tunneling.disabledSchemes)
+          return new Refusal("fs.s3a.proxy.username", "the JDK's client cannot authenticate to a proxy for https");
+        }
         auth = new PasswordAuthentication(user, password.toCharArray());
       }
     } else if (conf.getInt("fs.s3a.proxy.port", -1) >= 0) {
@@ -251,9 +260,19 @@ final class HttpPlan {
     return proxy == null ? Optional.empty() : Optional.of(ProxySelector.of(proxy));
   }
 
-  /** @return the proxy's credentials, if S3A has some */
-  Optional<PasswordAuthentication> proxyAuthentication() {
-    return Optional.ofNullable(proxyAuth);
+  /**
+   * The {@code Proxy-Authorization} header of every request, when S3A has proxy credentials: sent
+   * with the request rather than after the proxy's 407, since the JDK's client drops a request's
+   * own {@code Authorization} when it answers a proxy's challenge itself.
+   *
+   * @return the header's value, {@code Basic ...}
+   */
+  Optional<String> proxyAuthorization() {
+    if (proxyAuth == null) {
+      return Optional.empty();
+    }
+    String pair = proxyAuth.getUserName() + ":" + new String(proxyAuth.getPassword());
+    return Optional.of("Basic " + java.util.Base64.getEncoder().encodeToString(pair.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 
   @Override

@@ -4,8 +4,6 @@ import dev.dtap.commit.store.PartData;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.net.Authenticator;
-import java.net.PasswordAuthentication;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -77,16 +75,6 @@ final class SignedHttp {
             .connectTimeout(plan.connectTimeout())
             .followRedirects(HttpClient.Redirect.NEVER);
     plan.proxy().ifPresent(b::proxy);
-    plan.proxyAuthentication()
-        .ifPresent(
-            a ->
-                b.authenticator(
-                    new Authenticator() {
-                      @Override
-                      protected PasswordAuthentication getPasswordAuthentication() {
-                        return getRequestorType() == RequestorType.PROXY ? a : null;
-                      }
-                    }));
     this.client = b.build();
     this.inFlight = new Semaphore(plan.maxConnections());
   }
@@ -249,6 +237,7 @@ final class SignedHttp {
       }
     });
     b.header("User-Agent", USER_AGENT);
+    plan.proxyAuthorization().ifPresent(v -> b.header("Proxy-Authorization", v));
     Duration t = timeout != null ? timeout : plan.requestTimeout().orElse(null);
     if (t != null && !t.isZero()) {
       b.timeout(t);

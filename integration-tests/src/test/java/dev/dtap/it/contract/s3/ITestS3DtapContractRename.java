@@ -3,6 +3,7 @@ package dev.dtap.it.contract.s3;
 import static org.apache.hadoop.fs.contract.ContractTestUtils.dataset;
 import static org.apache.hadoop.fs.contract.ContractTestUtils.verifyFileContents;
 import static org.apache.hadoop.fs.contract.ContractTestUtils.writeDataset;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.it.contract.S3DtapContract;
 import org.apache.hadoop.conf.Configuration;
@@ -33,7 +34,7 @@ public class ITestS3DtapContractRename extends AbstractContractRenameTest {
     Path destDir = path("dest");
     byte[] dest = dataset(512, 'A', 'Z');
     writeDataset(fs, new Path(destDir, "dest-512.txt"), dest, dest.length, 1024, false);
-    assertFalse("rename onto a non-empty directory", fs.rename(srcDir, destDir));
+    assertThat(fs.rename(srcDir, destDir)).as("rename onto a non-empty directory").isFalse();
     verifyFileContents(fs, srcFile, src);
   }
 
@@ -49,7 +50,7 @@ public class ITestS3DtapContractRename extends AbstractContractRenameTest {
     Path src = new Path(base, "src");
     writeDataset(fs, src, data, data.length, 1024, false);
     Path target = new Path(file, "parent/target");
-    assertTrue("rename under a file", fs.rename(src, target));
+    assertThat(fs.rename(src, target)).as("rename under a file").isTrue();
     verifyFileContents(fs, target, data);
     verifyFileContents(fs, file, data);
   }

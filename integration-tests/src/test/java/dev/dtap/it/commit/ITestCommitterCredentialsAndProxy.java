@@ -1,0 +1,148 @@
+package dev.dtap.it.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dtap.commit.CommitTesting;
+import dev.dtap.fs.testing.Canary;
+import dev.dtap.it.fixtures.MinioFixture;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.alias.CredentialProvider;
+import org.apache.hadoop.security.alias.CredentialProviderFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The committers take the tap's credentials and proxy as S3A does, through dtap's HTTP requests
+ * ({@code auto}) and through S3A's client ({@code s3a}): Hadoop's default credential provider list
+ * with plain keys (its first provider, for session credentials, has none and S3A falls through),
+ * a provider class of the user's own, a secret kept in a Hadoop credential provider, and an HTTP
+ * proxy with Basic credentials through which every request of a job is counted.
+ */
+class ITestCommitterCredentialsAndProxy {
+  private static int taps;
+
+  private FileSystem fs;
+
+  @AfterEach
+  void close() throws Exception {
+    if (fs != null) {
+      fs.close();
+    }
+  }
+
+  /** A tap over a new bucket with the fixture's settings, less those a test replaces. */
+  private static Configuration tap(MinioFixture minio, String tap, String transport) {
+    String bucket = minio.createBucket("creds");
+    Configuration conf = minio.addTap(new Configuration(), tap, bucket, "w");
+    conf.set("fs.dtap.committer.transport", transport);
+    conf.setBoolean("fs.dtap.impl.disable.cache", true);
+    return conf;
+  }
+
+  private static String backend(String tap, String key) {
+    return "fs.dtap.tap." + tap + ".conf." + key;
+  }
+
+  /** Runs a two-task magic job into the tap and checks its output. */
+  private void job(Configuration conf, String tap) throws Exception {
+    fs = FileSystem.newInstance(new Path("dtap://" + tap + "/").toUri(), conf);
+    Path dest = new Path("dtap://" + tap + "/out");
+    List<String> files = new CommitJob(conf, dest).run(2, () -> {});
+    for (int t = 0; t < files.size(); t++) {
+      try (FSDataInputStream in = fs.open(new Path(dest, files.get(t)))) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("line of task " + t + "\n");
+      }
+    }
+    assertThat(fs.exists(new Path(dest, "_SUCCESS"))).isTrue();
+  }
+
+  @ParameterizedTest(name = "transport {0}")
+  @ValueSource(strings = {"auto", "s3a"})
+  void hadoopsDefaultProviderListWithKeys(String transport) throws Exception {
+    MinioFixture minio = MinioFixture.get();
+    String tap = "defaults" + (++taps);
+    Configuration conf = tap(minio, tap, transport);
+    conf.unset(backend(tap, "fs.s3a.aws.credentials.provider"));
+    job(conf, tap);
+  }
+
+  @ParameterizedTest(name = "transport {0}")
+  @ValueSource(strings = {"auto", "s3a"})
+  void aCredentialProviderClassOfTheUsersOwn(String transport) throws Exception {
+    MinioFixture minio = MinioFixture.get();
+    String tap = "custom" + (++taps);
+    Configuration conf = tap(minio, tap, transport);
+    conf.unset(backend(tap, "fs.s3a.access.key"));
+    conf.unset(backend(tap, "fs.s3a.secret.key"));
+    conf.set(backend(tap, "fs.s3a.aws.credentials.provider"), UserCredentialsProvider.class.getName());
+    conf.set(backend(tap, UserCredentialsProvider.ACCESS), minio.accessKey());
+    conf.set(backend(tap, UserCredentialsProvider.SECRET), minio.secretKey());
+    int before = UserCredentialsProvider.CALLS.get();
+    job(conf, tap);
+    assertThat(UserCredentialsProvider.CALLS.get()).as("the provider gave the credentials").isGreaterThan(before);
+  }
+
+  @ParameterizedTest(name = "transport {0}")
+  @ValueSource(strings = {"auto", "s3a"})
+  void aSecretInAHadoopCredentialProvider(String transport) throws Exception {
+    MinioFixture minio = MinioFixture.get();
+    String tap = "jceks" + (++taps);
+    Configuration conf = tap(minio, tap, transport);
+    File dir = Files.createTempDirectory("dtap-jceks").toFile();
+    String providerPath = "localjceks://file" + new File(dir, "creds.jceks").getAbsolutePath();
+    Configuration store = new Configuration(false);
+    store.set(CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH, providerPath);
+    CredentialProvider p = CredentialProviderFactory.getProviders(store).get(0);
+    p.createCredentialEntry("fs.s3a.secret.key", minio.secretKey().toCharArray());
+    p.flush();
+    conf.unset(backend(tap, "fs.s3a.secret.key"));
+    conf.set(backend(tap, CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH), providerPath);
+    job(conf, tap);
+  }
+
+  @ParameterizedTest(name = "transport {0}")
+  @ValueSource(strings = {"auto", "s3a"})
+  void everyRequestOfAJobGoesThroughTheProxy(String transport) throws Exception {
+    MinioFixture minio = MinioFixture.get();
+    String password = Canary.secret("proxy");
+    try (CountingProxy proxy = new CountingProxy("dtap-proxy-user", password)) {
+      String tap = "proxy" + (++taps);
+      Configuration conf = tap(minio, tap, transport);
+      conf.set(backend(tap, "fs.s3a.proxy.host"), "127.0.0.1");
+      conf.set(backend(tap, "fs.s3a.proxy.port"), Integer.toString(proxy.port()));
+      conf.set(backend(tap, "fs.s3a.proxy.username"), "dtap-proxy-user");
+      conf.set(backend(tap, "fs.s3a.proxy.password"), password);
+      fs = FileSystem.newInstance(new Path("dtap://" + tap + "/").toUri(), conf);
+      try (FSDataOutputStream out = fs.create(new Path("dtap://" + tap + "/through-s3a"))) {
+        out.write(1);
+      }
+      boolean hadoop33 = org.apache.hadoop.util.VersionInfo.getVersion().startsWith("3.3.");
+      assertThat(CommitTesting.store(new Path("dtap://" + tap + "/"), conf).toString())
+          .as("the committers' store")
+          .contains(hadoop33 ? "S3aV1Store" : transport.equals("auto") ? "http:" : "S3A's client");
+      Map<String, Long> before = minio.requestCounts();
+      long forwardedBefore = proxy.forwarded();
+      Path dest = new Path("dtap://" + tap + "/out");
+      new CommitJob(conf, dest).run(3, () -> {});
+      long server = 0;
+      for (long n : MinioFixture.delta(before, minio.requestCounts()).values()) {
+        server += n;
+      }
+      assertThat(server).as("requests MinIO answered during the job").isGreaterThan(10);
+      assertThat(proxy.forwarded() - forwardedBefore)
+          .as("every one of them came through the proxy")
+          .isEqualTo(server);
+      assertThat(proxy.challenged()).as("clients were asked for the proxy's credentials").isGreaterThan(0);
+    }
+  }
+}
