@@ -91,6 +91,13 @@ public class CommitBenchmark {
   @Param({"1k", "8m"})
   public String fileSize;
 
+  /**
+   * {@code http}, or {@code https}: MinIO over TLS (the JVM must trust its certificate, see
+   * docs/benchmarks.md for the command).
+   */
+  @Param({"http"})
+  public String scheme;
+
   private MinioFixture minio;
   private String bucket;
   private Configuration conf;
@@ -118,7 +125,7 @@ public class CommitBenchmark {
   @Setup(Level.Trial)
   public void setUp(BenchmarkParams params) throws Exception {
     measured = Math.max(1, params.getMeasurement().getCount());
-    minio = MinioFixture.get();
+    minio = scheme.equals("https") ? MinioFixture.tls() : MinioFixture.get();
     bucket = minio.createBucket("commit");
     scratch = BenchmarkSupport.scratch("commit");
     data = new byte[fileSize.equals("1k") ? 1024 : 8 << 20];

@@ -1,7 +1,6 @@
 package dev.dtap.it.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dtap.cache.CacheAdmin;
 import dev.dtap.it.fixtures.MinioFixture;
@@ -113,11 +112,16 @@ class ITestS3Cache {
       in.readFully(0, first);
       CacheAdmin.flushWrites();
       put("mix", 4); // overwritten while the stream is open
-      // an uncached page of v1 cannot be read any more: the store refuses the old ETag
-      assertThatThrownBy(() -> in.readFully(8L * PAGE, new byte[1000]))
-          .isInstanceOf(IOException.class)
-          .hasMessageContaining("dtap://s3c/mix")
-          .hasMessageNotContaining("s3a://");
+      // an uncached page of v1: the store refuses the old ETag (S3A's classic stream), or the
+      // backend stream already holds v1 whole (Hadoop 3.5's analytics stream reads small objects
+      // whole on open); either way it is never v2's bytes
+      byte[] late = new byte[1000];
+      try {
+        in.readFully(8L * PAGE, late);
+        assertThat(late).as("a late read of the open stream").isEqualTo(Arrays.copyOfRange(v1, 8 * PAGE, 8 * PAGE + 1000));
+      } catch (IOException e) {
+        assertThat(e).hasMessageContaining("dtap://s3c/mix").hasMessageNotContaining("s3a://");
+      }
       // what is already cached is still v1 and only v1
       byte[] again = new byte[1000];
       in.readFully(0, again);
