@@ -28,19 +28,33 @@ final class CommitIntent {
   private final long created;
   private final ConflictMode conflictMode;
   private final boolean replaced;
+  private final Boolean partitioned;
   private final List<Winner> winners;
 
+  /**
+   * @param jobUuid the job's unique id
+   * @param jobId the job id the decision was made under
+   * @param created when
+   * @param conflictMode what job commit does with existing output
+   * @param partitioned whether the conflict mode applies per partition the job writes (for
+   *     {@code replace}: only those partitions are replaced); null when an older release wrote
+   *     the intent without saying
+   * @param replaced whether the replace mode's deletion has finished
+   * @param winners the committed record of each task
+   */
   CommitIntent(
       String jobUuid,
       String jobId,
       long created,
       ConflictMode conflictMode,
+      Boolean partitioned,
       boolean replaced,
       List<Winner> winners) {
     this.jobUuid = jobUuid;
     this.jobId = jobId;
     this.created = created;
     this.conflictMode = conflictMode;
+    this.partitioned = partitioned;
     this.replaced = replaced;
     this.winners = Collections.unmodifiableList(new ArrayList<>(winners));
   }
@@ -61,6 +75,14 @@ final class CommitIntent {
     return conflictMode;
   }
 
+  /**
+   * @return whether the conflict mode applies per partition; null when the intent does not say
+   *     (written by a release before this field: the committer's setting decides)
+   */
+  Boolean partitioned() {
+    return partitioned;
+  }
+
   /** @return whether the replace mode's deletion of old output has finished */
   boolean replaced() {
     return replaced;
@@ -71,18 +93,23 @@ final class CommitIntent {
   }
 
   CommitIntent withReplaced() {
-    return new CommitIntent(jobUuid, jobId, created, conflictMode, true, winners);
+    return new CommitIntent(jobUuid, jobId, created, conflictMode, partitioned, true, winners);
   }
 
   byte[] encode() throws IOException {
     return Json.write(
         g -> {
           g.writeStartObject();
-          g.writeNumberField("version", 1);
+          // version 2 names the layout: a release that reads only version 1 would replace the
+          // whole destination of a job that replaces partitions, so it must not read this one
+          g.writeNumberField("version", partitioned == null ? 1 : 2);
           g.writeStringField("jobUuid", jobUuid);
           g.writeStringField("jobId", jobId);
           g.writeNumberField("created", created);
           g.writeStringField("conflictMode", conflictMode.configValue());
+          if (partitioned != null) {
+            g.writeStringField("layout", partitioned ? "partitioned" : "directory");
+          }
           g.writeBooleanField("replaced", replaced);
           g.writeArrayFieldStart("tasks");
           for (Winner w : winners) {
@@ -98,6 +125,13 @@ final class CommitIntent {
 
   static CommitIntent decode(byte[] data, String source) throws IOException {
     Json.Fields f = new Json.Fields(Json.parse(data, source), source);
+    long version = f.number("version");
+    if (version > 2) {
+      throw new IOException(
+          "Commit intent " + source + " has version " + version + ", newer than this dtap reads (2);"
+              + " commit or recover the job with a newer dtap");
+    }
+    String layout = f.optString("layout");
     List<Winner> winners = new ArrayList<>();
     for (Json.Fields w : f.objects("tasks")) {
       winners.add(new Winner(w.string("task"), w.string("record")));
@@ -107,6 +141,7 @@ final class CommitIntent {
         f.string("jobId"),
         f.number("created"),
         ConflictMode.parse(f.string("conflictMode"), source),
+        layout == null ? null : layout.equals("partitioned"),
         f.bool("replaced"),
         winners);
   }

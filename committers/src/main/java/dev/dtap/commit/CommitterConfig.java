@@ -108,6 +108,18 @@ final class CommitterConfig {
     return storeOptions;
   }
 
+  /**
+   * The settings of a job that overwrites partitions dynamically (Spark's {@code
+   * partitionOverwriteMode=dynamic}): job commit replaces exactly the partitions the job wrote,
+   * whatever the configured conflict mode and layout.
+   *
+   * @return a copy with conflict mode {@code replace} and the partitioned layout
+   */
+  CommitterConfig forDynamicPartitionOverwrite() {
+    return new CommitterConfig(
+        name, ConflictMode.REPLACE, true, threads, partSize, activeParts, stagingDir, markSuccess, uuidOverride, storeOptions);
+  }
+
   /** @return the committer asked for, or null to choose by backend */
   Name name() {
     return name;

@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -25,9 +26,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A committer instance is used by one thread at a time, as Hadoop's committers are.
  */
-abstract class DtapCommitter extends PathOutputCommitter {
+abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabilities {
   private static final Logger LOG = LoggerFactory.getLogger(DtapCommitter.class);
   static final String SPARK_UUID = "spark.sql.sources.writeJobUUID";
+  /** The capability Spark's PathOutputCommitProtocol asks for before a dynamic overwrite. */
+  static final String DYNAMIC_PARTITIONING = "mapreduce.job.committer.dynamic.partitioning";
+  /** The staging directory Spark names as a dynamic overwrite's output directory. */
+  static final String SPARK_STAGING_PREFIX = ".spark-staging-";
 
   final Configuration conf;
   final CommitContext ctx;
@@ -39,11 +44,38 @@ abstract class DtapCommitter extends PathOutputCommitter {
     CommitterConfig config = CommitterConfig.parse(conf);
     FileSystem fs = outputPath.getFileSystem(conf);
     Path dest = fs.makeQualified(outputPath);
+    if (isDynamicPartitionOverwrite(conf, dest)) {
+      config = config.forDynamicPartitionOverwrite();
+    }
     CommitTap tap = CommitTap.of(fs, "The dtap " + name + " committer");
-    String jobId = context.getJobID().toString();
+    String jobId = context.getJobID() == null ? null : context.getJobID().toString();
     JobLayout layout = new JobLayout(tap.key(dest), jobUuid(conf, jobId, config));
-    this.ctx = new CommitContext(tap, tap.store(name), layout, jobId, dest, config, name);
+    // Spark's driver gives its job context no JobID: the job is known by its write uuid
+    this.ctx =
+        new CommitContext(tap, tap.store(name), layout, jobId != null ? jobId : layout.uuid(), dest, config, name);
     this.attempt = context.getTaskAttemptID();
+  }
+
+  /**
+   * Whether this job is a Spark dynamic partition overwrite: Spark then names as the job's output
+   * directory a staging directory under the destination ({@code .spark-staging-<job>}) and leaves
+   * replacing the partitions to the committer, which job commit does without renames.
+   */
+  static boolean isDynamicPartitionOverwrite(Configuration conf, Path dest) {
+    String out = conf.getTrimmed(org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.OUTDIR);
+    if (out == null) {
+      return false;
+    }
+    Path p = new Path(out);
+    return p.getName().startsWith(SPARK_STAGING_PREFIX)
+        && p.getParent() != null
+        && p.getParent().toUri().getPath().equals(dest.toUri().getPath());
+  }
+
+  /** Dynamic partition overwrite, which job commit carries out (see {@link #isDynamicPartitionOverwrite}). */
+  @Override
+  public boolean hasCapability(String capability) {
+    return DYNAMIC_PARTITIONING.equals(capability);
   }
 
   /** The job's unique id: the configured one, Spark's write uuid, or the MapReduce job id. */
@@ -57,6 +89,10 @@ abstract class DtapCommitter extends PathOutputCommitter {
         throw new IOException("Invalid " + SPARK_UUID + " '" + spark + "': expected a UUID");
       }
       return spark;
+    }
+    if (jobId == null) {
+      throw new IOException(
+          "The job has no id: set " + CommitterKeys.UUID.name() + ", or " + SPARK_UUID + " as Spark does");
     }
     return jobId;
   }

@@ -88,11 +88,24 @@ final class JobCommit {
       list.add(new CommitIntent.Winner(w.getKey(), w.getValue()));
     }
     return new CommitIntent(
-        c.layout.uuid(), c.jobId, System.currentTimeMillis(), c.config.conflictMode(), false, list);
+        c.layout.uuid(),
+        c.jobId,
+        System.currentTimeMillis(),
+        c.config.conflictMode(),
+        c.config.partitioned(),
+        false,
+        list);
   }
 
-  /** A record under this job's directory must be for a task of this job. */
+  /**
+   * A record under this job's directory must be for a task of this job. Only checkable when the
+   * job is named by its MapReduce job id: Spark names a job by its write uuid, and gives its tasks
+   * JobIDs of their own (one per stage), unrelated to the driver's.
+   */
   private void checkTaskOfJob(String taskId, String recordKey) throws IOException {
+    if (!c.layout.uuid().equals(c.jobId) || !c.jobId.startsWith(org.apache.hadoop.mapreduce.JobID.JOB + "_")) {
+      return; // the record's job uuid is checked when it is read
+    }
     TaskID task;
     try {
       task = TaskID.forName(taskId);
@@ -196,7 +209,8 @@ final class JobCommit {
     }
 
     void replace(CommitIntent intent) throws IOException {
-      if (!c.config.partitioned()) {
+      boolean partitioned = intent.partitioned() != null ? intent.partitioned() : c.config.partitioned();
+      if (!partitioned) {
         deleteUnder(c.layout.destPrefix(), true);
         return;
       }

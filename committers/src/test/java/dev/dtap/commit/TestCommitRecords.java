@@ -68,10 +68,20 @@ class TestCommitRecords {
     assertThat(e.key()).isEqualTo("k");
     assertThat(e.uploadId()).isEqualTo("u");
     CommitIntent i =
-        new CommitIntent("uuid", "job_1_0001", 7, ConflictMode.REPLACE, false,
+        new CommitIntent("uuid", "job_1_0001", 7, ConflictMode.REPLACE, true, false,
             Collections.singletonList(new CommitIntent.Winner("task_1_0001_m_000000", "x/tasks/t/00001")));
     CommitIntent back = CommitIntent.decode(i.withReplaced().encode(), "test");
     assertThat(back.replaced()).isTrue();
+    assertThat(back.partitioned()).as("the layout travels with the intent").isTrue();
+    assertThat(new String(i.encode(), StandardCharsets.UTF_8))
+        .as("releases that would replace the whole destination do not read it")
+        .contains("\"version\" : 2");
+    CommitIntent older =
+        new CommitIntent("uuid", "job_1_0001", 7, ConflictMode.APPEND, null, false, Collections.emptyList());
+    assertThat(CommitIntent.decode(older.encode(), "test").partitioned()).isNull();
+    byte[] future = new String(i.encode(), StandardCharsets.UTF_8).replace("\"version\" : 2", "\"version\" : 3")
+        .getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> CommitIntent.decode(future, "dtap://t/commit")).hasMessageContaining("version 3");
     assertThat(back.conflictMode()).isEqualTo(ConflictMode.REPLACE);
     assertThat(back.winners()).hasSize(1);
     assertThat(back.winners().get(0).recordKey).isEqualTo("x/tasks/t/00001");
