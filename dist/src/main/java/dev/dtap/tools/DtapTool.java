@@ -95,7 +95,11 @@ public final class DtapTool extends Configured implements Tool {
               ? ""
               : "  (own settings: " + tap.backendOverrides().keySet() + ")");
     }
-    return 0;
+    for (java.util.Map.Entry<String, dev.dtap.fs.config.InvalidConfigurationException> e :
+        config.invalidTaps().entrySet()) {
+      out.printf("%-20s %-8s %s%n", e.getKey(), "INVALID", e.getValue().getMessage());
+    }
+    return config.invalidTaps().isEmpty() ? 0 : 1;
   }
 
   private int check(String tap) {

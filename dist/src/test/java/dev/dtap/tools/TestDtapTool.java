@@ -47,6 +47,15 @@ class TestDtapTool {
   }
 
   @Test
+  void anInvalidTapIsListedWithItsErrorBesideTheGoodOnes() throws Exception {
+    Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", LocalTaps.newDir("tool"));
+    conf.set("fs.dtap.tap.typo.readOnly", "true");
+    assertThat(run(conf, "taps")).as("a problem found").isEqualTo(1);
+    assertThat(out()).contains("lake").contains("typo").contains("INVALID").contains("fs.dtap.tap.typo.readOnly");
+    assertThat(run(conf, "check", "lake")).as("the good tap still works").isZero();
+  }
+
+  @Test
   void committerRecoveryNeedsATapWithAMultipartStore() throws Exception {
     File root = LocalTaps.newDir("tool");
     Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", root);

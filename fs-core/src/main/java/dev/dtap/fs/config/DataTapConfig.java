@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -17,8 +18,9 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * All taps of a site, parsed once from a {@link Configuration} and validated.
  *
- * <p>Every tap is validated, not only the one in use, so a typo fails the first job that touches
- * dtap instead of lurking. Immutable and thread-safe.
+ * <p>Every tap is validated, but a tap's error stays with that tap: {@link #tap(String)} throws it
+ * when the tap is used, and the other taps work ({@code dtap check} lists every error at once).
+ * Only errors in settings shared by all taps fail the whole parse. Immutable and thread-safe.
  */
 public final class DataTapConfig {
   /** Tap names: lower-case letters, digits and dashes, starting with a letter or digit. */
@@ -27,9 +29,12 @@ public final class DataTapConfig {
   private static final String CONF_SUFFIX = "conf.";
 
   private final SortedMap<String, TapConfig> taps;
+  private final SortedMap<String, InvalidConfigurationException> invalid;
 
-  private DataTapConfig(SortedMap<String, TapConfig> taps) {
+  private DataTapConfig(
+      SortedMap<String, TapConfig> taps, SortedMap<String, InvalidConfigurationException> invalid) {
     this.taps = Collections.unmodifiableSortedMap(taps);
+    this.invalid = Collections.unmodifiableSortedMap(invalid);
   }
 
   /**
@@ -38,8 +43,9 @@ public final class DataTapConfig {
    * @param conf the site configuration
    * @param extensionKeys per-tap keys declared by extensions on the classpath (cache, locality,
    *     committers), accepted in addition to fs-core's own
-   * @return the parsed taps
-   * @throws InvalidConfigurationException naming the key and the accepted values on any bad entry
+   * @return the parsed taps, and the error of each tap that is invalid
+   * @throws InvalidConfigurationException naming the key and the accepted values when a setting
+   *     shared by every tap is invalid
    */
   public static DataTapConfig parse(Configuration conf, Collection<ConfigKey> extensionKeys)
       throws InvalidConfigurationException {
@@ -54,34 +60,40 @@ public final class DataTapConfig {
     }
 
     Map<String, Map<String, String>> byTap = new TreeMap<>();
+    SortedMap<String, InvalidConfigurationException> invalid = new TreeMap<>();
     for (Map.Entry<String, String> e : conf.getPropsWithPrefix(DataTapKeys.TAP_PREFIX).entrySet()) {
       String rest = e.getKey();
       int dot = rest.indexOf('.');
       String fullKey = DataTapKeys.TAP_PREFIX + rest;
       if (dot <= 0 || dot == rest.length() - 1) {
-        throw new InvalidConfigurationException(
-            "Malformed key " + fullKey + ": expected fs.dtap.tap.<name>.<setting>");
+        invalid.putIfAbsent(
+            dot <= 0 ? rest : rest.substring(0, dot),
+            new InvalidConfigurationException(
+                "Malformed key " + fullKey + ": expected fs.dtap.tap.<name>.<setting>"));
+        continue;
       }
       String tap = rest.substring(0, dot);
       String suffix = rest.substring(dot + 1);
       if (!TAP_NAME.matcher(tap).matches()) {
-        throw new InvalidConfigurationException(
+        invalid.putIfAbsent(tap, new InvalidConfigurationException(
             "Invalid tap name '"
                 + tap
                 + "' in key "
                 + fullKey
                 + ": tap names are 1-63 lower-case letters, digits or '-', starting with a letter"
-                + " or digit");
+                + " or digit"));
+        continue;
       }
       if (!isKnown(suffix, knownSuffixes, knownPrefixes)) {
-        throw new InvalidConfigurationException(
+        invalid.putIfAbsent(tap, new InvalidConfigurationException(
             "Unknown key "
                 + fullKey
                 + ": settings accepted for a tap are "
                 + knownSuffixes
                 + " and keys starting with "
                 + knownPrefixes
-                + " (an extension key needs its module on the classpath)");
+                + " (an extension key needs its module on the classpath)"));
+        continue;
       }
       byTap.computeIfAbsent(tap, t -> new HashMap<>()).put(suffix, e.getValue());
     }
@@ -91,31 +103,45 @@ public final class DataTapConfig {
     SortedMap<String, TapConfig> taps = new TreeMap<>();
     for (Map.Entry<String, Map<String, String>> e : byTap.entrySet()) {
       String tap = e.getKey();
-      Map<String, String> settings = e.getValue();
-      URI root = parseRoot(tap, settings.get("uri"), settings.keySet());
-      Map<String, String> overrides = new HashMap<>();
-      for (Map.Entry<String, String> s : settings.entrySet()) {
-        if (s.getKey().startsWith(CONF_SUFFIX)) {
-          String backendKey = s.getKey().substring(CONF_SUFFIX.length());
-          if (backendKey.isEmpty()) {
-            throw new InvalidConfigurationException(
-                "Malformed key " + DataTapKeys.TAP_CONF.forTap(tap) + ": no Hadoop key after conf.");
-          }
-          overrides.put(backendKey, s.getValue());
-        }
+      if (invalid.containsKey(tap)) {
+        continue;
       }
-      taps.put(
-          tap,
-          new TapConfig(
-              tap,
-              root,
-              reader.getBoolean(DataTapKeys.TAP_READONLY.forTap(tap), false),
-              reader.getBoolean(DataTapKeys.TAP_CACHE.forTap(tap), cacheDefault),
-              reader.getBoolean(DataTapKeys.TAP_LOCALITY.forTap(tap), localityDefault),
-              reader.getBoolean(DataTapKeys.TAP_CHECK_SYMLINKS.forTap(tap), true),
-              overrides));
+      try {
+        taps.put(tap, parseTap(tap, e.getValue(), reader, cacheDefault, localityDefault));
+      } catch (InvalidConfigurationException x) {
+        invalid.put(tap, x);
+      }
     }
-    return new DataTapConfig(taps);
+    return new DataTapConfig(taps, invalid);
+  }
+
+  private static TapConfig parseTap(
+      String tap,
+      Map<String, String> settings,
+      ConfigReader reader,
+      boolean cacheDefault,
+      boolean localityDefault)
+      throws InvalidConfigurationException {
+    URI root = parseRoot(tap, settings.get("uri"), settings.keySet());
+    Map<String, String> overrides = new HashMap<>();
+    for (Map.Entry<String, String> s : settings.entrySet()) {
+      if (s.getKey().startsWith(CONF_SUFFIX)) {
+        String backendKey = s.getKey().substring(CONF_SUFFIX.length());
+        if (backendKey.isEmpty()) {
+          throw new InvalidConfigurationException(
+              "Malformed key " + DataTapKeys.TAP_CONF.forTap(tap) + ": no Hadoop key after conf.");
+        }
+        overrides.put(backendKey, s.getValue());
+      }
+    }
+    return new TapConfig(
+        tap,
+        root,
+        reader.getBoolean(DataTapKeys.TAP_READONLY.forTap(tap), false),
+        reader.getBoolean(DataTapKeys.TAP_CACHE.forTap(tap), cacheDefault),
+        reader.getBoolean(DataTapKeys.TAP_LOCALITY.forTap(tap), localityDefault),
+        reader.getBoolean(DataTapKeys.TAP_CHECK_SYMLINKS.forTap(tap), true),
+        overrides);
   }
 
   private static void addSuffix(ConfigKey key, Set<String> suffixes, Set<String> prefixes) {
@@ -152,12 +178,25 @@ public final class DataTapConfig {
     }
     URI uri;
     try {
+      // an encoded URI means what it says (file:///data/my%20dir is "my dir")
       uri = new URI(value.trim());
     } catch (URISyntaxException e) {
-      // The reason can quote the value; a URI is never a secret once userinfo is refused below,
-      // but a malformed one might carry one, so show only the position.
-      throw new InvalidConfigurationException(
-          "Invalid URI for " + key + " (at index " + e.getIndex() + "): " + expectedUri());
+      // not a valid URI as written: read it as Hadoop's Path reads it, characters as they are
+      // (file:///data/my dir, non-ASCII names)
+      try {
+        uri = new org.apache.hadoop.fs.Path(value.trim()).toUri();
+      } catch (IllegalArgumentException x) {
+        // The reason can quote the value; a URI is never a secret once userinfo is refused below,
+        // but a malformed one might carry one, so show only the position.
+        throw new InvalidConfigurationException(
+            "Invalid URI for " + key + " (at index " + e.getIndex() + "): " + expectedUri());
+      }
+    }
+    String authority = uri.getRawAuthority();
+    if (authority != null && (authority.indexOf('%') >= 0 || authority.chars().anyMatch(Character::isWhitespace))) {
+      // a host or bucket name never needs escaping; the value is not shown (it may hold a secret)
+      throw new InvalidConfigurationException("Invalid URI for " + key + ": its authority (host or bucket) "
+          + "holds characters no host or bucket name has; " + expectedUri());
     }
     if (uri.getRawUserInfo() != null) {
       throw new InvalidConfigurationException(
@@ -208,18 +247,32 @@ public final class DataTapConfig {
    *
    * @param name the tap name
    * @return the tap, or {@code null} when none is configured under that name
+   * @throws InvalidConfigurationException the tap's own error, when its settings are invalid
    */
-  public TapConfig tap(String name) {
+  public TapConfig tap(String name) throws InvalidConfigurationException {
+    InvalidConfigurationException e = invalid.get(name);
+    if (e != null) {
+      InvalidConfigurationException x = new InvalidConfigurationException(e.getMessage());
+      x.initCause(e);
+      throw x;
+    }
     return taps.get(name);
   }
 
-  /** @return the configured tap names, sorted */
+  /** @return every configured tap name, valid or not, sorted */
   public Set<String> tapNames() {
-    return taps.keySet();
+    SortedSet<String> names = new TreeSet<>(taps.keySet());
+    names.addAll(invalid.keySet());
+    return Collections.unmodifiableSortedSet(names);
   }
 
-  /** @return every tap, by name */
+  /** @return every valid tap, by name */
   public SortedMap<String, TapConfig> taps() {
     return taps;
+  }
+
+  /** @return the error of every invalid tap, by name */
+  public SortedMap<String, InvalidConfigurationException> invalidTaps() {
+    return invalid;
   }
 }

@@ -61,7 +61,7 @@ class TestDataTapConfig {
     Configuration c = conf();
     c.set("fs.dtap.tap.a.uri", "file:///tmp/a");
     c.set("fs.dtap.tap.a.readonly", "maybe");
-    assertThatThrownBy(() -> parse(c))
+    assertThatThrownBy(() -> parse(c).tap("a"))
         .isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("fs.dtap.tap.a.readonly")
         .hasMessageContaining("'maybe'")
@@ -73,14 +73,16 @@ class TestDataTapConfig {
     for (String name : new String[] {"My_Tap", "-x", "UPPER", "a.b"}) {
       Configuration c = conf();
       c.set("fs.dtap.tap." + name + ".uri", "file:///tmp/a");
-      assertThatThrownBy(() -> parse(c), name)
+      // a dot ends the name: a.b is tap a with an unknown setting
+      String tap = name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
+      assertThatThrownBy(() -> parse(c).tap(tap), name)
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("fs.dtap.tap." + name);
     }
     Configuration tooLong = conf();
     String name = "a" + "b".repeat(63);
     tooLong.set("fs.dtap.tap." + name + ".uri", "file:///tmp/a");
-    assertThatThrownBy(() -> parse(tooLong)).hasMessageContaining("Invalid tap name");
+    assertThatThrownBy(() -> parse(tooLong).tap(name)).hasMessageContaining("Invalid tap name");
   }
 
   @Test
@@ -88,7 +90,7 @@ class TestDataTapConfig {
     Configuration c = conf();
     c.set("fs.dtap.tap.a.uri", "file:///tmp/a");
     c.set("fs.dtap.tap.a.readOnly", "true");
-    assertThatThrownBy(() -> parse(c))
+    assertThatThrownBy(() -> parse(c).tap("a"))
         .isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("Unknown key fs.dtap.tap.a.readOnly")
         .hasMessageContaining("readonly")
@@ -100,7 +102,7 @@ class TestDataTapConfig {
     Configuration c = conf();
     c.set("fs.dtap.tap.a.uri", "file:///tmp/a");
     c.set("fs.dtap.tap.a.cache.page.size", "1m");
-    assertThatThrownBy(() -> parse(c)).hasMessageContaining("cache.page.size");
+    assertThatThrownBy(() -> parse(c).tap("a")).hasMessageContaining("cache.page.size");
     DataTapConfig parsed =
         DataTapConfig.parse(
             c,
@@ -113,7 +115,7 @@ class TestDataTapConfig {
   void missingUriIsReported() {
     Configuration c = conf();
     c.set("fs.dtap.tap.a.readonly", "true");
-    assertThatThrownBy(() -> parse(c))
+    assertThatThrownBy(() -> parse(c).tap("a"))
         .hasMessageContaining("fs.dtap.tap.a.uri is not set")
         .hasMessageContaining("readonly");
   }
@@ -129,15 +131,47 @@ class TestDataTapConfig {
       {"hdfs://nn/a/../b", "without '.' or '..'"},
       {"s3a://bucket/x?versionId=1", "absolute hierarchical URI"},
       {"s3a://b ad/" + secret, "Invalid URI"},
+      {"s3a://b%20ad/x", "Invalid URI"},
     };
     for (String[] tc : cases) {
       Configuration c = conf();
       c.set("fs.dtap.tap.a.uri", tc[0]);
-      assertThatThrownBy(() -> parse(c), tc[0])
+      assertThatThrownBy(() -> parse(c).tap("a"), tc[0])
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("fs.dtap.tap.a.uri")
           .hasMessageContaining(tc[1])
           .hasMessageNotContaining(Canary.MARKER);
+    }
+  }
+
+  @Test
+  void aBadTapBreaksOnlyItself() throws Exception {
+    Configuration c = conf();
+    c.set("fs.dtap.tap.good.uri", "file:///tmp/good");
+    c.set("fs.dtap.tap.bad.uri", "relative/path");
+    c.set("fs.dtap.tap.typo.readOnly", "true");
+    c.set("fs.dtap.tap.Upper.uri", "file:///tmp/u");
+    DataTapConfig parsed = parse(c);
+    assertThat(parsed.tap("good").root().toString()).isEqualTo("file:/tmp/good");
+    assertThat(parsed.tapNames()).containsExactly("Upper", "bad", "good", "typo");
+    assertThat(parsed.invalidTaps()).containsOnlyKeys("Upper", "bad", "typo");
+    assertThatThrownBy(() -> parsed.tap("bad")).hasMessageContaining("fs.dtap.tap.bad.uri");
+    assertThatThrownBy(() -> parsed.tap("typo")).hasMessageContaining("fs.dtap.tap.typo.readOnly");
+  }
+
+  @Test
+  void uriesAcceptWhatHadoopsPathAcceptsEncodedOrNot() throws Exception {
+    String[][] cases = {
+      {"file:///data/my dir", "/data/my dir"},
+      {"file:///data/my%20dir", "/data/my dir"},
+      {"file:///data/über ünd", "/data/über ünd"},
+      {"hdfs://nn:8020/a b/c", "/a b/c"},
+      {"s3a://bucket/with space/x+y", "/with space/x+y"},
+    };
+    for (String[] tc : cases) {
+      Configuration c = conf();
+      c.set("fs.dtap.tap.a.uri", tc[0]);
+      assertThat(parse(c).tap("a").root().getPath()).as(tc[0]).isEqualTo(tc[1]);
     }
   }
 
