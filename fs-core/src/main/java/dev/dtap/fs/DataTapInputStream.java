@@ -1,9 +1,11 @@
 package dev.dtap.fs;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
@@ -24,9 +26,14 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  * The read stream of a tap: every call goes to the backend's stream (or the read cache's), bytes are
  * counted in the dtap scheme's statistics, and exceptions are rewritten to speak dtap.
  *
- * <p>Capabilities and optional interfaces (byte-buffer reads, vectored reads, unbuffer, readahead,
- * IOStatistics) are exactly those of the wrapped stream. Like every Hadoop input stream, not
- * thread-safe except for the positioned reads, which are as safe as the wrapped stream's.
+ * <p>Capabilities (byte-buffer reads, positioned byte-buffer reads, unbuffer, readahead, drop-behind,
+ * vectored reads, IOStatistics) are advertised exactly when the stream underneath serves them: for
+ * the optional interfaces, when the innermost stream implements the interface and advertises the
+ * capability (some Hadoop streams, such as ChecksumFileSystem's, pass on a capability of the stream
+ * they wrap without implementing its interface, and readers such as Parquet then fail). A byte-buffer
+ * read the stream underneath does not serve fails with {@link UnsupportedOperationException}, as
+ * Hadoop's own streams do. Like every Hadoop input stream, not thread-safe except for the positioned
+ * reads, which are as safe as the wrapped stream's.
  */
 final class DataTapInputStream extends FSInputStream
     implements ByteBufferReadable,
@@ -89,6 +96,9 @@ final class DataTapInputStream extends FSInputStream
 
   @Override
   public int read(ByteBuffer buf) throws IOException {
+    if (!serves(ByteBufferReadable.class)) {
+      throw new UnsupportedOperationException("Byte-buffer read unsupported by the stream of " + description);
+    }
     try {
       int n = in.read(buf);
       count(n);
@@ -171,6 +181,9 @@ final class DataTapInputStream extends FSInputStream
 
   @Override
   public int read(long position, ByteBuffer buf) throws IOException {
+    if (!serves(ByteBufferPositionedReadable.class)) {
+      throw new UnsupportedOperationException("Positioned byte-buffer read unsupported by the stream of " + description);
+    }
     try {
       int n = in.read(position, buf);
       count(n);
@@ -182,6 +195,9 @@ final class DataTapInputStream extends FSInputStream
 
   @Override
   public void readFully(long position, ByteBuffer buf) throws IOException {
+    if (!serves(ByteBufferPositionedReadable.class)) {
+      throw new UnsupportedOperationException("Positioned byte-buffer read unsupported by the stream of " + description);
+    }
     int n = buf.remaining();
     try {
       in.readFully(position, buf);
@@ -257,7 +273,29 @@ final class DataTapInputStream extends FSInputStream
 
   @Override
   public boolean hasCapability(String capability) {
-    return in.hasCapability(capability);
+    switch (capability.toLowerCase(Locale.ENGLISH)) {
+      case StreamCapabilities.READBYTEBUFFER:
+        return serves(ByteBufferReadable.class) && in.hasCapability(capability);
+      case StreamCapabilities.PREADBYTEBUFFER:
+        return serves(ByteBufferPositionedReadable.class) && in.hasCapability(capability);
+      case StreamCapabilities.UNBUFFER:
+        return serves(CanUnbuffer.class) && in.hasCapability(capability);
+      case StreamCapabilities.READAHEAD:
+        return serves(CanSetReadahead.class) && in.hasCapability(capability);
+      case StreamCapabilities.DROPBEHIND:
+        return serves(CanSetDropBehind.class) && in.hasCapability(capability);
+      default:
+        return in.hasCapability(capability);
+    }
+  }
+
+  /** @return whether the innermost stream underneath implements an optional interface */
+  private boolean serves(Class<?> optional) {
+    InputStream s = in.getWrappedStream();
+    while (s instanceof FSDataInputStream) {
+      s = ((FSDataInputStream) s).getWrappedStream();
+    }
+    return optional.isInstance(s);
   }
 
   @Override

@@ -108,7 +108,13 @@ final class Tap implements TapContext, Closeable {
     try {
       backend = opener.open(config.root(), backendConf);
     } catch (IOException | RuntimeException e) {
-      // The backend's message may show its URI; say which tap failed instead.
+      // The backend's message may show its URI; say which tap failed instead, with the reason
+      // (the innermost cause: reflection and wrapping layers say nothing)
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      ExceptionTranslator translator = new ExceptionTranslator(config.name(), config.root());
       IOException wrapped =
           new IOException(
               "Cannot open the backend of tap '"
@@ -116,7 +122,8 @@ final class Tap implements TapContext, Closeable {
                   + "' ("
                   + config.root().getScheme()
                   + "): "
-                  + new ExceptionTranslator(config.name(), config.root()).translate(e.toString()));
+                  + translator.translate(e.toString())
+                  + (root == e ? "" : "; cause: " + translator.translate(root.toString())));
       wrapped.setStackTrace(e.getStackTrace());
       throw wrapped;
     }
