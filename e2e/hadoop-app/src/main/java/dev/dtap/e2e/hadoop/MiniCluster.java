@@ -1,0 +1,63 @@
+package dev.dtap.e2e.hadoop;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * Runs a MiniDFS and MiniYARN cluster in this process, whose class path is Hadoop's jars and
+ * whatever the caller adds (the dtap-hadoop jar): the cluster's containers inherit it, as a
+ * NodeManager's containers inherit an installation's jars. Writes the client configuration to
+ * {@code <dir>/cluster-site.xml}, prints {@code READY}, and stops when its standard input closes.
+ *
+ * <p>Arguments: the directory to write to, the HDFS URI to serve (its port chosen by the caller, so
+ * that a core-site.xml on this class path can name it before the cluster runs), and JVM options
+ * for the containers.
+ */
+public final class MiniCluster {
+  private MiniCluster() {}
+
+  public static void main(String[] args) throws Exception {
+    File dir = new File(args[0]);
+    URI hdfs = URI.create(args[1]);
+    String childOpts = args.length > 2 ? args[2] : "";
+    Configuration conf = new Configuration();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(dir, "hdfs").getAbsolutePath());
+    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).nameNodePort(hdfs.getPort()).numDataNodes(1).build();
+    dfs.waitClusterUp();
+    conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    conf.set("mapreduce.map.java.opts", "-Xmx300m " + childOpts);
+    conf.set("mapreduce.reduce.java.opts", "-Xmx300m " + childOpts);
+    conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m " + childOpts);
+    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
+    conf.setInt("mapreduce.map.memory.mb", 512);
+    conf.setInt("mapreduce.reduce.memory.mb", 512);
+    conf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
+    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 5);
+    MiniMRYarnCluster yarn = new MiniMRYarnCluster("dtap-e2e", 2);
+    yarn.init(conf);
+    yarn.start();
+    Configuration client = new Configuration(yarn.getConfig());
+    try (OutputStream out = new FileOutputStream(new File(dir, "cluster-site.xml"))) {
+      client.writeXml(out);
+    }
+    System.out.println("READY " + dfs.getFileSystem().getUri());
+    System.out.flush();
+    try {
+      while (System.in.read() >= 0) {
+        // wait for the test to close our input
+      }
+    } finally {
+      yarn.stop();
+      dfs.shutdown();
+    }
+  }
+}

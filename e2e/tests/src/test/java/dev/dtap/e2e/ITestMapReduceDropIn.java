@@ -1,0 +1,206 @@
+package dev.dtap.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dtap.it.fixtures.MinioFixture;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * MapReduce through the drop-in jar, as a user runs it: a YARN cluster and client processes whose
+ * class path is Hadoop's jars plus the dtap-hadoop jar only, every dtap setting in core-site.xml,
+ * Hadoop's own unmodified jobs and tools (FsShell, TeraGen, TeraSort, TeraValidate,
+ * MultiFileWordCount, TestDFSIO) on an S3 tap (MinIO; magic committer, read cache and locality on,
+ * S3A's default credential chain) and an HDFS tap. Sorted output must equal the same job's on
+ * hdfs:// without dtap.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ITestMapReduceDropIn {
+  /** TeraGen rows: 100 bytes each; raise with -Ddtap.e2e.rows. */
+  private static final long ROWS = Long.getLong("dtap.e2e.rows", 100_000L);
+
+  private MapReduceCluster cluster;
+  private String reference;
+
+  @BeforeAll
+  void start() throws IOException {
+    cluster = MapReduceCluster.start("mr");
+  }
+
+  @AfterAll
+  void stop() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private ChildJvm.Result run(String name, String main, String... args) throws IOException {
+    ChildJvm.Result r = cluster.client(name).run(main, 15, args);
+    assertThat(r.exit).as(name + " " + String.join(" ", args) + " exit status; its log:\n" + r.tail()).isZero();
+    return r;
+  }
+
+  private ChildJvm.Result shell(String... args) throws IOException {
+    return run("fsshell", "org.apache.hadoop.fs.FsShell", args);
+  }
+
+  private ChildJvm.Result example(String... args) throws IOException {
+    return run(args[0], "org.apache.hadoop.examples.ExampleDriver", args);
+  }
+
+  @Test
+  @Tag("smoke")
+  void fsShellOnBothTaps() throws Exception {
+    File local = new File(cluster.dir, "hello.txt");
+    Files.write(local.toPath(), "hello from the shell\n".getBytes(StandardCharsets.UTF_8));
+    for (String tap : new String[] {"lake", "arch"}) {
+      String dir = "dtap://" + tap + "/shell/sub dir";
+      shell("-mkdir", "-p", dir);
+      shell("-put", local.getAbsolutePath(), dir + "/");
+      assertThat(shell("-ls", dir).stdout).contains(dir + "/hello.txt").doesNotContain("s3a://").doesNotContain("hdfs://");
+      assertThat(shell("-cat", dir + "/hello.txt").stdout).isEqualTo("hello from the shell\n");
+      shell("-rm", "-r", "dtap://" + tap + "/shell");
+      ChildJvm.Result gone = cluster.client("fsshell").run("org.apache.hadoop.fs.FsShell", 5, "-ls", dir);
+      assertThat(gone.exit).as("ls of a removed directory").isEqualTo(1);
+    }
+  }
+
+  /** The checksum of the sort on hdfs:// without dtap, computed once for the tests that compare. */
+  private synchronized String reference() throws IOException {
+    if (reference == null) {
+      reference = teraSort(cluster.hdfs + "/reference").checksum;
+    }
+    return reference;
+  }
+
+  @Test
+  @Tag("smoke")
+  void teraSortThroughAnS3TapEqualsTheJobOnHdfs() throws Exception {
+    String expected = reference();
+    Map<String, Long> before = MinioFixture.get().requestCounts();
+    TeraRun onS3 = teraSort("dtap://lake/tera");
+    Map<String, Long> delta = MinioFixture.delta(before, MinioFixture.get().requestCounts());
+    assertThat(onS3.checksum).as("TeraValidate's checksum through the S3 tap").isEqualTo(expected);
+    assertThat(delta.getOrDefault("CopyObject", 0L)).as("copy requests: the magic committer renames nothing").isZero();
+    assertThat(delta.getOrDefault("CompleteMultipartUpload", 0L)).as("the committer completed uploads").isPositive();
+    assertThat(onS3.sortCounters.get("Data-local map tasks"))
+        .as("locality: the tap names the NodeManagers as hosts, so every map of the sort is data-local; counters "
+            + onS3.sortCounters)
+        .isEqualTo(onS3.sortCounters.get("Launched map tasks"));
+    try (FileSystem fs = FileSystem.newInstance(new Path("dtap://lake/").toUri(), cluster.conf())) {
+      String success = read(fs, new Path("dtap://lake/tera/out/_SUCCESS"));
+      assertThat(success)
+          .as("_SUCCESS is the dtap magic committer's, in S3A's SuccessData format")
+          .contains("\"committer\" : \"dtap-magic\"")
+          .contains("org.apache.hadoop.fs.s3a.commit.files.SuccessData/1")
+          .doesNotContain("s3a://")
+          .doesNotContain(cluster.bucket);
+    }
+  }
+
+  @Test
+  void teraSortThroughAnHdfsTapEqualsTheJobOnHdfs() throws Exception {
+    assertThat(teraSort("dtap://arch/tera").checksum).as("TeraValidate's checksum through the HDFS tap").isEqualTo(reference());
+  }
+
+  /** What a TeraGen, TeraSort, TeraValidate run left: the validated checksum, the sort's counters. */
+  private static final class TeraRun {
+    final String checksum;
+    final Map<String, Long> sortCounters;
+
+    TeraRun(String checksum, Map<String, Long> sortCounters) {
+      this.checksum = checksum;
+      this.sortCounters = sortCounters;
+    }
+  }
+
+  /** TeraGen, TeraSort, TeraValidate under a base directory. */
+  private TeraRun teraSort(String base) throws IOException {
+    example("teragen", "-Dmapreduce.job.maps=2", Long.toString(ROWS), base + "/in");
+    ChildJvm.Result sort = example("terasort", "-Dmapreduce.job.reduces=2", base + "/in", base + "/out");
+    example("teravalidate", base + "/out", base + "/report");
+    Configuration conf = cluster.conf();
+    try (FileSystem fs = FileSystem.newInstance(new Path(base).toUri(), conf)) {
+      StringBuilder report = new StringBuilder();
+      for (FileStatus s : fs.listStatus(new Path(base + "/report"), p -> p.getName().startsWith("part-"))) {
+        report.append(read(fs, s.getPath()));
+      }
+      assertThat(report.toString()).as(base + ": TeraValidate found no errors").doesNotContain("misorder").doesNotContain("error");
+      for (String line : report.toString().split("\n")) {
+        if (line.startsWith("checksum")) {
+          return new TeraRun(line.split("\t")[1].trim(), JobCounters.parse(sort.log));
+        }
+      }
+      throw new AssertionError("No checksum in the TeraValidate report of " + base + ":\n" + report);
+    }
+  }
+
+  @Test
+  void multiFileWordCountOverTwoThousandSmallFiles() throws Exception {
+    File in = new File(cluster.dir, "wc-in");
+    Files.createDirectories(in.toPath());
+    Map<String, Long> expected = new TreeMap<>();
+    for (int i = 0; i < 2000; i++) {
+      String text = "file" + (i % 7) + " word" + (i % 13) + " common\n";
+      Files.write(new File(in, String.format("f-%04d.txt", i)).toPath(), text.getBytes(StandardCharsets.UTF_8));
+      for (String w : text.trim().split(" ")) {
+        expected.merge(w, 1L, Long::sum);
+      }
+    }
+    shell("-mkdir", "-p", "dtap://lake/wc");
+    shell("-put", in.getAbsolutePath(), "dtap://lake/wc/in");
+    example("multifilewc", "dtap://lake/wc/in", "dtap://lake/wc/out");
+    Map<String, Long> counted = new TreeMap<>();
+    try (FileSystem fs = FileSystem.newInstance(new Path("dtap://lake/").toUri(), cluster.conf())) {
+      for (FileStatus s : fs.listStatus(new Path("dtap://lake/wc/out"), p -> p.getName().startsWith("part-"))) {
+        for (String line : read(fs, s.getPath()).split("\n")) {
+          if (!line.isEmpty()) {
+            String[] kv = line.split("\t");
+            counted.merge(kv[0], Long.parseLong(kv[1]), Long::sum);
+          }
+        }
+      }
+    }
+    assertThat(counted).isEqualTo(expected);
+  }
+
+  @Test
+  void testDfsIoWritesThenReadsThroughTheS3Tap() throws Exception {
+    File result = new File(cluster.dir, "dfsio.txt");
+    String[] common = {"-nrFiles", "2", "-fileSize", "4MB", "-resFile", result.getAbsolutePath()};
+    // TestDFSIO works on the default filesystem, as users run it against a store: the tap is it
+    String[] onTap = {"-Dfs.defaultFS=dtap://lake/", "-Dtest.build.data=dtap://lake/dfsio"};
+    run("dfsio", "org.apache.hadoop.fs.TestDFSIO", concat(concat(onTap, new String[] {"-write"}), common));
+    run("dfsio", "org.apache.hadoop.fs.TestDFSIO", concat(concat(onTap, new String[] {"-read"}), common));
+    String report = new String(Files.readAllBytes(result.toPath()), StandardCharsets.UTF_8);
+    assertThat(report).contains("TestDFSIO ----- : write").contains("TestDFSIO ----- : read")
+        .contains("Total MBytes processed: 8");
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  private static String read(FileSystem fs, Path p) throws IOException {
+    try (FSDataInputStream in = fs.open(p)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package dev.dtap.e2e;
+
+import dev.dtap.it.fixtures.MinioFixture;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A MiniDFS and MiniYARN cluster in a process whose class path is Hadoop's jars and the
+ * dtap-hadoop jar (so its containers run with exactly those), and the client configuration the
+ * tests write for it, as an operator would: the cluster's addresses plus dtap's settings in
+ * {@code core-site.xml}. Taps: {@code lake} over a MinIO bucket (cache and locality on) and {@code
+ * arch} over the cluster's HDFS.
+ */
+final class MapReduceCluster implements AutoCloseable {
+  final File dir;
+  final File confDir;
+  final String hdfs;
+  final String bucket;
+  private final ChildJvm.Running process;
+  private final Configuration site;
+
+  private MapReduceCluster(File dir, File confDir, String hdfs, String bucket, ChildJvm.Running process, Configuration site) {
+    this.dir = dir;
+    this.confDir = confDir;
+    this.hdfs = hdfs;
+    this.bucket = bucket;
+    this.process = process;
+    this.site = site;
+  }
+
+  /**
+   * Starts the cluster with dtap configured the way an operator configures a cluster: one
+   * core-site.xml, read by the cluster's daemons (a NodeManager localizes a job's files from
+   * dtap:// paths) and by every client.
+   *
+   * @param name names the directory and bucket
+   * @return the running cluster
+   * @throws IOException if it does not start
+   */
+  static MapReduceCluster start(String name) throws IOException {
+    File dir = new File(System.getProperty("dtap.e2e.dir", "target/e2e"), name + "-" + System.nanoTime());
+    File confDir = new File(dir, "conf");
+    Files.createDirectories(confDir.toPath());
+    String hdfs = "hdfs://localhost:" + freePort();
+    MinioFixture minio = MinioFixture.get();
+    String bucket = minio.createBucket("e2e-" + name);
+    Configuration site = new Configuration(false);
+    site.set("fs.defaultFS", hdfs);
+    // dtap, as the README's quick start adds it to core-site.xml
+    site.set("fs.AbstractFileSystem.dtap.impl", "dev.dtap.fs.DataTapFs");
+    site.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
+    site.set("fs.dtap.tap.lake.uri", "s3a://" + bucket + "/lake");
+    for (Map.Entry<String, String> e : minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
+      site.set("fs.dtap.tap.lake.conf." + e.getKey(), e.getValue());
+    }
+    // the quick start names no credential provider: S3A's default list decides
+    site.unset("fs.dtap.tap.lake.conf.fs.s3a.aws.credentials.provider");
+    site.set("fs.dtap.tap.lake.cache", "true");
+    site.set("fs.dtap.tap.lake.locality", "true");
+    site.set("fs.dtap.cache.dirs", new File(dir, "cache").getAbsolutePath());
+    site.set("fs.dtap.tap.arch.uri", hdfs + "/arch");
+    try (OutputStream out = new FileOutputStream(new File(confDir, "core-site.xml"))) {
+      site.writeXml(out);
+    }
+    String opens = String.join(" ", System.getProperty("dtap.test.addOpens", "").split(" "));
+    ChildJvm.Running cluster =
+        new ChildJvm("minicluster")
+            .classpath(HadoopInstall.classpath(confDir))
+            .jvmArg("-Xmx1g")
+            .workDir(dir)
+            .start("dev.dtap.e2e.hadoop.MiniCluster", dir.getAbsolutePath(), hdfs, opens);
+    try {
+      String ready = cluster.awaitLine("READY", 5);
+      if (!ready.equals("READY " + hdfs)) {
+        throw new IOException("The cluster's HDFS is not at " + hdfs + ": " + ready);
+      }
+      // mapred-default.xml and yarn-default.xml load after core-site.xml and would win over the
+      // cluster's addresses there: those go where Hadoop reads them last
+      for (String file : new String[] {"mapred-site.xml", "yarn-site.xml"}) {
+        Files.copy(new File(dir, "cluster-site.xml").toPath(), new File(confDir, file).toPath());
+      }
+    } catch (IOException | RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    site.addResource(new Path(new File(dir, "cluster-site.xml").toURI()));
+    return new MapReduceCluster(dir, confDir, hdfs, bucket, cluster, site);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** @return a copy of the client configuration, for the test's own reads of the results */
+  Configuration conf() {
+    Configuration c = new Configuration();
+    for (Map.Entry<String, String> e : site) {
+      c.set(e.getKey(), e.getValue());
+    }
+    c.setBoolean("fs.dtap.impl.disable.cache", true);
+    return c;
+  }
+
+  /** A client process: Hadoop's jars, the configuration directory and the dtap-hadoop jar. */
+  ChildJvm client(String name) throws IOException {
+    List<String> cp = HadoopInstall.classpath(confDir);
+    return new ChildJvm(name).classpath(cp).jvmArg("-Xmx512m");
+  }
+
+  @Override
+  public void close() throws IOException {
+    process.close();
+  }
+}
