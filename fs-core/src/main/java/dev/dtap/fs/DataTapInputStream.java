@@ -30,25 +30,21 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  * vectored reads, IOStatistics) are advertised exactly when the stream underneath serves them: for
  * the optional interfaces, when the innermost stream implements the interface and advertises the
  * capability (some Hadoop streams, such as ChecksumFileSystem's, pass on a capability of the stream
- * they wrap without implementing its interface, and readers such as Parquet then fail). A byte-buffer
- * read the stream underneath does not serve fails with {@link UnsupportedOperationException}, as
- * Hadoop's own streams do. Like every Hadoop input stream, not thread-safe except for the positioned
- * reads, which are as safe as the wrapped stream's.
+ * they wrap without implementing its interface, and readers such as Parquet then fail). The
+ * byte-buffer interfaces are also <em>implemented</em> exactly when served, for readers that decide
+ * by {@code instanceof} (Parquet does, after asking the capability): {@link #open} picks the class.
+ * A byte-buffer read the stream underneath does not serve fails with {@link
+ * UnsupportedOperationException}, as Hadoop's own streams do. Like every Hadoop input stream, not
+ * thread-safe except for the positioned reads, which are as safe as the wrapped stream's.
  */
-final class DataTapInputStream extends FSInputStream
-    implements ByteBufferReadable,
-        ByteBufferPositionedReadable,
-        CanUnbuffer,
-        CanSetReadahead,
-        CanSetDropBehind,
-        StreamCapabilities,
-        IOStatisticsSource {
+class DataTapInputStream extends FSInputStream
+    implements CanUnbuffer, CanSetReadahead, CanSetDropBehind, StreamCapabilities, IOStatisticsSource {
   private final FSDataInputStream in;
   private final ExceptionTranslator errors;
   private final FileSystem.Statistics statistics;
   private final String description;
 
-  DataTapInputStream(
+  private DataTapInputStream(
       FSDataInputStream in,
       ExceptionTranslator errors,
       FileSystem.Statistics statistics,
@@ -57,6 +53,53 @@ final class DataTapInputStream extends FSInputStream
     this.errors = errors;
     this.statistics = statistics;
     this.description = description;
+  }
+
+  /**
+   * Wraps a backend (or cache) stream in the stream class whose interfaces are those the stream
+   * underneath serves.
+   *
+   * @param in the stream underneath
+   * @param errors rewrites its exceptions
+   * @param statistics the dtap scheme's statistics, or null
+   * @param description the dtap path, for messages
+   * @return the tap's stream
+   */
+  static DataTapInputStream open(
+      FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
+    boolean buffers = serves(in, ByteBufferReadable.class);
+    boolean positioned = serves(in, ByteBufferPositionedReadable.class);
+    if (buffers && positioned) {
+      return new AllByteBuffers(in, errors, statistics, description);
+    } else if (buffers) {
+      return new ByteBuffers(in, errors, statistics, description);
+    } else if (positioned) {
+      return new PositionedByteBuffers(in, errors, statistics, description);
+    }
+    return new DataTapInputStream(in, errors, statistics, description);
+  }
+
+  /** A tap's stream over one that serves byte-buffer reads. */
+  static final class ByteBuffers extends DataTapInputStream implements ByteBufferReadable {
+    ByteBuffers(FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
+      super(in, errors, statistics, description);
+    }
+  }
+
+  /** A tap's stream over one that serves positioned byte-buffer reads. */
+  static final class PositionedByteBuffers extends DataTapInputStream implements ByteBufferPositionedReadable {
+    PositionedByteBuffers(
+        FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
+      super(in, errors, statistics, description);
+    }
+  }
+
+  /** A tap's stream over one that serves both kinds of byte-buffer reads. */
+  static final class AllByteBuffers extends DataTapInputStream
+      implements ByteBufferReadable, ByteBufferPositionedReadable {
+    AllByteBuffers(FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
+      super(in, errors, statistics, description);
+    }
   }
 
   /** @return the wrapped stream, for tests and the read cache */
@@ -94,7 +137,7 @@ final class DataTapInputStream extends FSInputStream
     }
   }
 
-  @Override
+  /** {@link ByteBufferReadable#read}, for the classes that implement it. */
   public int read(ByteBuffer buf) throws IOException {
     if (!serves(ByteBufferReadable.class)) {
       throw new UnsupportedOperationException("Byte-buffer read unsupported by the stream of " + description);
@@ -179,7 +222,7 @@ final class DataTapInputStream extends FSInputStream
     readFully(position, buffer, 0, buffer.length);
   }
 
-  @Override
+  /** {@link ByteBufferPositionedReadable#read}, for the classes that implement it. */
   public int read(long position, ByteBuffer buf) throws IOException {
     if (!serves(ByteBufferPositionedReadable.class)) {
       throw new UnsupportedOperationException("Positioned byte-buffer read unsupported by the stream of " + description);
@@ -193,7 +236,7 @@ final class DataTapInputStream extends FSInputStream
     }
   }
 
-  @Override
+  /** {@link ByteBufferPositionedReadable#readFully}, for the classes that implement it. */
   public void readFully(long position, ByteBuffer buf) throws IOException {
     if (!serves(ByteBufferPositionedReadable.class)) {
       throw new UnsupportedOperationException("Positioned byte-buffer read unsupported by the stream of " + description);
@@ -291,6 +334,10 @@ final class DataTapInputStream extends FSInputStream
 
   /** @return whether the innermost stream underneath implements an optional interface */
   private boolean serves(Class<?> optional) {
+    return serves(in, optional);
+  }
+
+  private static boolean serves(FSDataInputStream in, Class<?> optional) {
     InputStream s = in.getWrappedStream();
     while (s instanceof FSDataInputStream) {
       s = ((FSDataInputStream) s).getWrappedStream();

@@ -116,7 +116,7 @@ final class OpContext {
   }
 
   FSDataInputStream wrapIn(FSDataInputStream in, Path p) {
-    return new FSDataInputStream(new DataTapInputStream(in, tap.errors(), statistics, p.toString()));
+    return new FSDataInputStream(DataTapInputStream.open(in, tap.errors(), statistics, p.toString()));
   }
 
   FSDataOutputStream wrapOut(FSDataOutputStream out, Path p) throws IOException {

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ByteBufferPositionedReadable;
+import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
@@ -80,6 +82,13 @@ class TestStreamCapabilities {
             .as(backend + ": " + e.getKey() + " advertised exactly when it works")
             .isEqualTo(e.getValue());
       }
+      // readers such as Parquet also decide by the interfaces the wrapped stream implements
+      assertThat(in.getWrappedStream() instanceof ByteBufferReadable)
+          .as(backend + ": the tap's stream implements ByteBufferReadable exactly when it works")
+          .isEqualTo(served.get(StreamCapabilities.READBYTEBUFFER));
+      assertThat(in.getWrappedStream() instanceof ByteBufferPositionedReadable)
+          .as(backend + ": the tap's stream implements ByteBufferPositionedReadable exactly when it works")
+          .isEqualTo(served.get(StreamCapabilities.PREADBYTEBUFFER));
       if (backend.equals("capfull")) {
         assertThat(served).as("a stream with every interface serves all").doesNotContainValue(false);
       }
@@ -101,9 +110,13 @@ class TestStreamCapabilities {
   @ValueSource(strings = {"local", "capnone"})
   void anUnservedByteBufferReadFailsAsHadoopsDo(String backend) throws Exception {
     try (FSDataInputStream in = open(backend)) {
+      // Hadoop's FSDataInputStream refuses it itself (the tap's stream does not implement the
+      // interface), with the message it gives for every such stream
       assertThatThrownBy(() -> in.read(ByteBuffer.allocate(4)))
           .isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("dtap://t/f");
+          .hasMessageContaining("Byte-buffer read unsupported");
+      assertThatThrownBy(() -> in.read(0, ByteBuffer.allocate(4)))
+          .isInstanceOf(UnsupportedOperationException.class);
     }
   }
 

@@ -6,9 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * A Java process of its own with a class path the test chooses, as a user's {@code hadoop} or
@@ -45,6 +48,7 @@ final class ChildJvm {
   private final List<String> jvmArgs = new ArrayList<>();
   private final String name;
   private File workDir;
+  private final Map<String, String> env = new LinkedHashMap<>();
 
   ChildJvm(String name) {
     this.name = name;
@@ -71,6 +75,18 @@ final class ChildJvm {
     return this;
   }
 
+  /**
+   * Sets an environment variable of the process.
+   *
+   * @param name the variable
+   * @param value its value
+   * @return this
+   */
+  ChildJvm env(String name, String value) {
+    env.put(name, value);
+    return this;
+  }
+
   ChildJvm jvmArg(String... args) {
     jvmArgs.addAll(Arrays.asList(args));
     return this;
@@ -88,6 +104,7 @@ final class ChildJvm {
     if (workDir != null) {
       pb.directory(workDir);
     }
+    pb.environment().putAll(env);
     pb.redirectOutput(stdout);
     pb.redirectError(log);
     return pb;
@@ -163,15 +180,32 @@ final class ChildJvm {
      * @throws IOException if the process ends or the time runs out first
      */
     String awaitLine(String word, int timeoutMinutes) throws IOException {
+      return await(stdout, line -> line.startsWith(word), word, timeoutMinutes);
+    }
+
+    /**
+     * Waits, polling, until the process logs a line containing a text.
+     *
+     * @param text what the line contains
+     * @param timeoutMinutes how long to wait at most
+     * @return the line
+     * @throws IOException if the process ends or the time runs out first
+     */
+    String awaitLog(String text, int timeoutMinutes) throws IOException {
+      return await(log, line -> line.contains(text), text, timeoutMinutes);
+    }
+
+    private String await(File file, Predicate<String> wanted, String what, int timeoutMinutes)
+        throws IOException {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(timeoutMinutes);
       while (System.nanoTime() < deadline) {
-        for (String line : Files.readAllLines(stdout.toPath(), StandardCharsets.UTF_8)) {
-          if (line.startsWith(word)) {
+        for (String line : Files.readAllLines(file.toPath(), StandardCharsets.ISO_8859_1)) {
+          if (wanted.test(line)) {
             return line;
           }
         }
         if (!process.isAlive()) {
-          throw new IOException("The process ended (" + process.exitValue() + ") before printing " + word + "; see " + log);
+          throw new IOException("The process ended (" + process.exitValue() + ") before printing " + what + "; see " + log);
         }
         try {
           process.waitFor(200, TimeUnit.MILLISECONDS);
@@ -180,7 +214,7 @@ final class ChildJvm {
           throw new IOException("interrupted", e);
         }
       }
-      throw new IOException("No " + word + " within " + timeoutMinutes + " minutes; see " + log);
+      throw new IOException("No " + what + " within " + timeoutMinutes + " minutes; see " + log);
     }
 
     @Override

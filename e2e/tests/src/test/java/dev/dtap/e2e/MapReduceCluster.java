@@ -5,7 +5,6 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +23,10 @@ final class MapReduceCluster implements AutoCloseable {
   final File confDir;
   final String hdfs;
   final String bucket;
-  private final ChildJvm.Running process;
+  private final HdfsCluster process;
   private final Configuration site;
 
-  private MapReduceCluster(File dir, File confDir, String hdfs, String bucket, ChildJvm.Running process, Configuration site) {
+  private MapReduceCluster(File dir, File confDir, String hdfs, String bucket, HdfsCluster process, Configuration site) {
     this.dir = dir;
     this.confDir = confDir;
     this.hdfs = hdfs;
@@ -46,10 +45,10 @@ final class MapReduceCluster implements AutoCloseable {
    * @throws IOException if it does not start
    */
   static MapReduceCluster start(String name) throws IOException {
-    File dir = new File(System.getProperty("dtap.e2e.dir", "target/e2e"), name + "-" + System.nanoTime());
+    File dir = HdfsCluster.newDir(name);
     File confDir = new File(dir, "conf");
     Files.createDirectories(confDir.toPath());
-    String hdfs = "hdfs://localhost:" + freePort();
+    String hdfs = HdfsCluster.newHdfsUri();
     MinioFixture minio = MinioFixture.get();
     String bucket = minio.createBucket("e2e-" + name);
     Configuration site = new Configuration(false);
@@ -70,18 +69,8 @@ final class MapReduceCluster implements AutoCloseable {
     try (OutputStream out = new FileOutputStream(new File(confDir, "core-site.xml"))) {
       site.writeXml(out);
     }
-    String opens = String.join(" ", System.getProperty("dtap.test.addOpens", "").split(" "));
-    ChildJvm.Running cluster =
-        new ChildJvm("minicluster")
-            .classpath(HadoopInstall.classpath(confDir))
-            .jvmArg("-Xmx1g")
-            .workDir(dir)
-            .start("dev.dtap.e2e.hadoop.MiniCluster", dir.getAbsolutePath(), hdfs, opens);
+    HdfsCluster cluster = HdfsCluster.launch(dir, confDir, hdfs, true);
     try {
-      String ready = cluster.awaitLine("READY", 5);
-      if (!ready.equals("READY " + hdfs)) {
-        throw new IOException("The cluster's HDFS is not at " + hdfs + ": " + ready);
-      }
       // mapred-default.xml and yarn-default.xml load after core-site.xml and would win over the
       // cluster's addresses there: those go where Hadoop reads them last
       for (String file : new String[] {"mapred-site.xml", "yarn-site.xml"}) {
@@ -93,12 +82,6 @@ final class MapReduceCluster implements AutoCloseable {
     }
     site.addResource(new Path(new File(dir, "cluster-site.xml").toURI()));
     return new MapReduceCluster(dir, confDir, hdfs, bucket, cluster, site);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   /** @return a copy of the client configuration, for the test's own reads of the results */

@@ -17,7 +17,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  *
  * <p>Arguments: the directory to write to, the HDFS URI to serve (its port chosen by the caller, so
  * that a core-site.xml on this class path can name it before the cluster runs), and JVM options
- * for the containers.
+ * for the containers. With {@code -Ddtap.e2e.yarn=false}, HDFS only.
  */
 public final class MiniCluster {
   private MiniCluster() {}
@@ -31,6 +31,10 @@ public final class MiniCluster {
     MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).nameNodePort(hdfs.getPort()).numDataNodes(1).build();
     dfs.waitClusterUp();
     conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    if (!Boolean.parseBoolean(System.getProperty("dtap.e2e.yarn", "true"))) {
+      serve(dir, conf, null, dfs);
+      return;
+    }
     conf.set("mapreduce.map.java.opts", "-Xmx300m " + childOpts);
     conf.set("mapreduce.reduce.java.opts", "-Xmx300m " + childOpts);
     conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m " + childOpts);
@@ -45,7 +49,11 @@ public final class MiniCluster {
     MiniMRYarnCluster yarn = new MiniMRYarnCluster("dtap-e2e", 2);
     yarn.init(conf);
     yarn.start();
-    Configuration client = new Configuration(yarn.getConfig());
+    serve(dir, new Configuration(yarn.getConfig()), yarn, dfs);
+  }
+
+  private static void serve(File dir, Configuration client, MiniMRYarnCluster yarn, MiniDFSCluster dfs)
+      throws Exception {
     try (OutputStream out = new FileOutputStream(new File(dir, "cluster-site.xml"))) {
       client.writeXml(out);
     }
@@ -56,7 +64,9 @@ public final class MiniCluster {
         // wait for the test to close our input
       }
     } finally {
-      yarn.stop();
+      if (yarn != null) {
+        yarn.stop();
+      }
       dfs.shutdown();
     }
   }
