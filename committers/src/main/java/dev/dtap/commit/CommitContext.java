@@ -35,6 +35,11 @@ final class CommitContext {
     this.committer = committer;
   }
 
+  /** @return this context for the job known by {@code uuid} on the same destination */
+  CommitContext forJob(String uuid) {
+    return new CommitContext(tap, store, layout.forJob(uuid), jobId, dest, config, committer);
+  }
+
   MultipartStore store() {
     return store;
   }

@@ -35,7 +35,8 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
   static final String SPARK_STAGING_PREFIX = ".spark-staging-";
 
   final Configuration conf;
-  final CommitContext ctx;
+  /** Rebound once, by {@link #bindJob}, when job commit names the job otherwise than setup did. */
+  CommitContext ctx;
   final TaskAttemptID attempt;
 
   DtapCommitter(Path outputPath, TaskAttemptContext context, String name) throws IOException {
@@ -76,6 +77,25 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
   @Override
   public boolean hasCapability(String capability) {
     return DYNAMIC_PARTITIONING.equals(capability);
+  }
+
+  /**
+   * Binds this committer to the job the given context names. Spark 4.2 sets a write's job up before
+   * it puts the write uuid into the job's configuration, so the driver's committer, made at setup,
+   * knows the job by its MapReduce id while every task, made later, knows it by the uuid; the
+   * context Spark hands to job commit and abort carries the uuid, and the job is the one its tasks
+   * wrote under. Setup leaves nothing under the job's directory, so nothing is orphaned.
+   */
+  private void bindJob(JobContext context) throws IOException {
+    if (context == null || context.getConfiguration() == null) {
+      return;
+    }
+    String uuid = jobUuid(context.getConfiguration(), ctx.jobId, ctx.config);
+    if (!uuid.equals(ctx.layout.uuid())) {
+      LOG.info("Job {} of {} is committed as write {}, the id its tasks wrote under", ctx.layout.uuid(), ctx.dest, uuid);
+      ctx.tap.attempts().releaseJob(ctx.layout);
+      ctx = ctx.forJob(uuid);
+    }
   }
 
   /** The job's unique id: the configured one, Spark's write uuid, or the MapReduce job id. */
@@ -137,8 +157,14 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
   private void checkConditionalPut() throws IOException {
     String probe = ctx.layout.probe() + "-" + Long.toHexString(System.nanoTime());
     byte[] data = new byte[0];
-    boolean first = ctx.store().putIfAbsent(probe, data);
-    boolean second = ctx.store().putIfAbsent(probe, data);
+    boolean first;
+    boolean second;
+    try {
+      first = ctx.store().putIfAbsent(probe, data);
+      second = ctx.store().putIfAbsent(probe, data);
+    } finally {
+      ctx.store().delete(java.util.List.of(probe));
+    }
     if (!first || second) {
       throw new IOException(
           "The store of tap '"
@@ -249,6 +275,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
 
   @Override
   public void commitJob(JobContext context) throws IOException {
+    bindJob(context);
     try {
       new JobCommit(ctx).run();
     } finally {
@@ -258,6 +285,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
 
   @Override
   public void abortJob(JobContext context, JobStatus.State state) throws IOException {
+    bindJob(context);
     try {
       JobAbort.abort(ctx, true);
     } finally {
@@ -271,6 +299,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
    */
   @Override
   public void cleanupJob(JobContext context) throws IOException {
+    bindJob(context);
     ctx.tap.attempts().releaseJob(ctx.layout);
     if (ctx.intent().isPresent()) {
       LOG.warn("Job {} has a commit in progress in {}; leaving it for recovery", ctx.layout.uuid(), ctx.dest);

@@ -41,6 +41,11 @@ final class JobLayout {
     this.jobDir = destPrefix + JOB_DIR_PREFIX + uuid + "/";
   }
 
+  /** @return the layout of the job known by {@code other} on the same destination */
+  JobLayout forJob(String other) {
+    return new JobLayout(destPrefix.isEmpty() ? "" : destPrefix.substring(0, destPrefix.length() - 1), other);
+  }
+
   String uuid() {
     return uuid;
   }

@@ -38,8 +38,11 @@ import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsLogging;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.hadoop.util.Progressable;
 
 /**
@@ -406,7 +409,11 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
     return iostats;
   }
 
-  /** Closes the tap's backend and extensions; deletes paths registered with deleteOnExit first. */
+  /**
+   * Closes the tap's backend and extensions; deletes paths registered with deleteOnExit first. At
+   * close the filesystem's statistics are logged at the level Hadoop's {@code
+   * fs.iostatistics.logging.level} names (as S3A does), so a job's client log can show them.
+   */
   @Override
   public void close() throws IOException {
     try {
@@ -414,10 +421,20 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
     } finally {
       Tap t = tap;
       if (t != null) {
+        Configuration c = getConf();
+        String level = c == null ? null : c.getTrimmed(IOSTATISTICS_LOGGING_LEVEL);
+        if (level != null) {
+          IOStatisticsLogging.logIOStatisticsAtLevel(STATS_LOG, level, iostats);
+        }
         t.close();
       }
     }
   }
+
+  /** Hadoop's key for the level at which filesystems log their statistics at close. */
+  static final String IOSTATISTICS_LOGGING_LEVEL = "fs.iostatistics.logging.level";
+
+  private static final Logger STATS_LOG = LoggerFactory.getLogger(TapFileSystemBase.class);
 
   @Override
   public String toString() {

@@ -45,6 +45,20 @@ final class MapReduceCluster implements AutoCloseable {
    * @throws IOException if it does not start
    */
   static MapReduceCluster start(String name) throws IOException {
+    return start(name, "lake", false);
+  }
+
+  /**
+   * Starts the cluster with its S3 tap under another name and, for jobs that compare with S3A
+   * itself, the bucket's S3A settings as S3A's per-bucket keys.
+   *
+   * @param name names the directory and bucket
+   * @param s3Tap the S3 tap's name
+   * @param s3aDirect whether {@code s3a://bucket/} works without dtap too
+   * @return the running cluster
+   * @throws IOException if it does not start
+   */
+  static MapReduceCluster start(String name, String s3Tap, boolean s3aDirect) throws IOException {
     File dir = HdfsCluster.newDir(name);
     File confDir = new File(dir, "conf");
     Files.createDirectories(confDir.toPath());
@@ -56,14 +70,19 @@ final class MapReduceCluster implements AutoCloseable {
     // dtap, as the README's quick start adds it to core-site.xml
     site.set("fs.AbstractFileSystem.dtap.impl", "dev.dtap.fs.DataTapFs");
     site.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
-    site.set("fs.dtap.tap.lake.uri", "s3a://" + bucket + "/lake");
+    String tap = "fs.dtap.tap." + s3Tap;
+    site.set(tap + ".uri", "s3a://" + bucket + "/" + s3Tap);
     for (Map.Entry<String, String> e : minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
-      site.set("fs.dtap.tap.lake.conf." + e.getKey(), e.getValue());
+      site.set(tap + ".conf." + e.getKey(), e.getValue());
+      if (s3aDirect && e.getKey().startsWith("fs.s3a.")) {
+        site.set("fs.s3a.bucket." + bucket + "." + e.getKey().substring("fs.s3a.".length()), e.getValue());
+      }
     }
     // the quick start names no credential provider: S3A's default list decides
-    site.unset("fs.dtap.tap.lake.conf.fs.s3a.aws.credentials.provider");
-    site.set("fs.dtap.tap.lake.cache", "true");
-    site.set("fs.dtap.tap.lake.locality", "true");
+    site.unset(tap + ".conf.fs.s3a.aws.credentials.provider");
+    site.unset("fs.s3a.bucket." + bucket + ".aws.credentials.provider");
+    site.set(tap + ".cache", "true");
+    site.set(tap + ".locality", "true");
     site.set("fs.dtap.cache.dirs", new File(dir, "cache").getAbsolutePath());
     site.set("fs.dtap.tap.arch.uri", hdfs + "/arch");
     try (OutputStream out = new FileOutputStream(new File(confDir, "core-site.xml"))) {

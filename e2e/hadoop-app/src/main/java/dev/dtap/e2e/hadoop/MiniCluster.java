@@ -22,7 +22,18 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 public final class MiniCluster {
   private MiniCluster() {}
 
-  public static void main(String[] args) throws Exception {
+  /** Exits 1 when the clusters fail to start: their non-daemon threads would keep the JVM alive. */
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable t) {
+      t.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void run(String[] args) throws Exception {
     File dir = new File(args[0]);
     URI hdfs = URI.create(args[1]);
     String childOpts = args.length > 2 ? args[2] : "";
