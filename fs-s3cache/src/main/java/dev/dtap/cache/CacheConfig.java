@@ -26,6 +26,23 @@ final class CacheConfig {
   private final Duration deadline;
   private final Duration bypassTime;
   private final Duration rescan;
+  private final ScanAdmission scanAdmission;
+
+  /** When a page one stream alone reads is cached (see {@link CacheKeys#SCAN_ADMISSION}). */
+  enum ScanAdmission {
+    /** At once while the cache has room, on the second read when it is nearly full. */
+    AUTO("auto"),
+    /** On the second read: scan resistant whatever the fill. */
+    SECOND_READ("second-read"),
+    /** At once. */
+    FIRST_READ("first-read");
+
+    final String value;
+
+    ScanAdmission(String value) {
+      this.value = value;
+    }
+  }
 
   private CacheConfig(
       List<Path> dirs,
@@ -38,7 +55,8 @@ final class CacheConfig {
       long prefetchMemory,
       Duration deadline,
       Duration bypassTime,
-      Duration rescan) {
+      Duration rescan,
+      ScanAdmission scanAdmission) {
     this.dirs = dirs;
     this.pageSize = pageSize;
     this.maxBytes = maxBytes;
@@ -50,6 +68,7 @@ final class CacheConfig {
     this.deadline = deadline;
     this.bypassTime = bypassTime;
     this.rescan = rescan;
+    this.scanAdmission = scanAdmission;
   }
 
   /**
@@ -110,6 +129,16 @@ final class CacheConfig {
         r.getDuration(CacheKeys.BYPASS_TIME.name(), Duration.ofSeconds(30), "s", Duration.ZERO, Duration.ofHours(24));
     Duration rescan =
         r.getDuration(CacheKeys.RESCAN.name(), Duration.ofSeconds(60), "s", Duration.ofMillis(100), Duration.ofHours(24));
+    String admission = r.get(CacheKeys.SCAN_ADMISSION.name());
+    ScanAdmission scan = admission == null ? ScanAdmission.AUTO : null;
+    for (ScanAdmission a : ScanAdmission.values()) {
+      if (a.value.equals(admission)) {
+        scan = a;
+      }
+    }
+    if (scan == null) {
+      throw ConfigReader.invalid(CacheKeys.SCAN_ADMISSION.name(), admission, "auto, second-read or first-read");
+    }
     return new CacheConfig(
         Collections.unmodifiableList(dirs),
         (int) page,
@@ -121,7 +150,8 @@ final class CacheConfig {
         prefetchMemory,
         deadline,
         bypass,
-        rescan);
+        rescan,
+        scan);
   }
 
   List<Path> dirs() {
@@ -170,8 +200,12 @@ final class CacheConfig {
     return rescan;
   }
 
+  ScanAdmission scanAdmission() {
+    return scanAdmission;
+  }
+
   /** Identifies the page store these settings describe, so that taps and JVM users share one. */
   String storeKey() {
-    return dirs + "|" + pageSize + "|" + maxBytes + "|" + maxPercent + "|" + memoryBytes;
+    return dirs + "|" + pageSize + "|" + maxBytes + "|" + maxPercent + "|" + memoryBytes + "|" + scanAdmission;
   }
 }

@@ -74,6 +74,14 @@ public final class CacheKeys {
           "How often the page index is rebuilt from the directories, to account for pages other"
               + " JVMs of the host wrote or evicted.");
 
+  public static final ConfigKey SCAN_ADMISSION =
+      ConfigKey.of(
+          "fs.dtap.cache.scan.admission",
+          "auto",
+          "When a page that one stream alone reads is cached: auto (at once while the cache is"
+              + " under 90% of its quota, so a job run again hits; beyond that on the second read,"
+              + " so one-off scans do not push out what is re-read), second-read, or first-read.");
+
   private static final List<ConfigKey> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
@@ -86,7 +94,8 @@ public final class CacheKeys {
               PREFETCH_MEMORY,
               DEADLINE,
               BYPASS_TIME,
-              RESCAN));
+              RESCAN,
+              SCAN_ADMISSION));
 
   private CacheKeys() {}
 

@@ -439,16 +439,39 @@ final class PageStore {
   }
 
   /**
-   * Scan admission: true if a scan met this page before (cache it now), else remembers it and
-   * returns false (stream it through).
+   * Scan admission: true to cache the page a lone scan meets now. With room in the cache (or
+   * {@code first-read}), at once: caching it evicts nothing, and the job run again over the same
+   * input, in other JVMs, hits. Otherwise only if a scan met it before; else it is remembered and
+   * streamed through, so a one-off scan does not push out what is read again.
    */
   boolean admitScannedPage(PageKey key) {
-    return doorkeeper.seenBefore(key);
+    return hasRoom() || doorkeeper.seenBefore(key);
   }
 
-  /** @return whether a lone scan would cache this page (seen before, or cached already) */
+  /** @return whether a lone scan would cache this page (room, seen before, or cached already) */
   boolean scanWouldCache(PageKey key) {
-    return doorkeeper.contains(key) || isCachedOrLoading(key);
+    return hasRoom() || doorkeeper.contains(key) || isCachedOrLoading(key);
+  }
+
+  /**
+   * @return whether scanned pages are cached on their first read: always with {@code first-read},
+   *     never with {@code second-read}, and with {@code auto} while the tier pages settle in (the
+   *     disk, else memory) is under 90% of its quota
+   */
+  private boolean hasRoom() {
+    switch (config.scanAdmission()) {
+      case FIRST_READ:
+        return true;
+      case SECOND_READ:
+        return false;
+      default:
+        if (disk != null) {
+          long quota = disk.quotaBytes();
+          return quota > 0 && disk.usedBytes() < quota / 10 * 9;
+        }
+        long heap = config.memoryBytes();
+        return heap > 0 && memoryBytes() < heap / 10 * 9;
+    }
   }
 
   /** Reserves prefetch budget; false when the JVM's prefetch bytes are spent. */

@@ -54,6 +54,7 @@ class ITestS3Cache {
     conf.set("fs.dtap.cache.dirs", dir.getAbsolutePath());
     conf.set("fs.dtap.cache.page.size", "64k");
     conf.set("fs.dtap.cache.memory.size", "0");
+    conf.set("fs.dtap.cache.scan.admission", "second-read"); // pages cached on their second read
     fs = FileSystem.newInstance(URI.create("dtap://s3c/"), conf);
   }
 
