@@ -3,9 +3,11 @@ package dev.dtap.e2e;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.dtap.it.fixtures.MinioFixture;
+import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,13 +66,18 @@ public final class DtapDemo {
   public static void main(String[] args) throws Exception {
     long rows = 200_000;
     File json = null;
+    String remote = null;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--size") && i + 1 < args.length) {
         rows = parseRows(args[++i]);
       } else if (args[i].equals("--json") && i + 1 < args.length) {
         json = new File(args[++i]);
+      } else if (args[i].equals("--remote")) {
+        remote = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : "2ms,1000";
       } else {
-        System.err.println("Usage: dtap demo [--size ROWS] [--json FILE]   (ROWS of 100 bytes, default 200k; e.g. 500k, 2m)");
+        System.err.println("Usage: dtap demo [--size ROWS] [--json FILE] [--remote [LATENCYms,MBITS]]");
+        System.err.println("  ROWS of 100 bytes, default 200k (e.g. 500k, 2m); --remote puts the store behind a");
+        System.err.println("  proxy modelling a remote one: 2ms per request and 1000 Mbit/s unless given");
         System.exit(2);
       }
     }
@@ -78,14 +85,38 @@ public final class DtapDemo {
     out.printf(Locale.ROOT, "dtap demo: TeraGen -> TeraSort -> TeraValidate, %,d rows (%s), MapReduce on a local"
         + " YARN cluster, a local MinIO as the store%n", rows, mb(rows * 100));
     out.println("starting MinIO and the cluster...");
+    MinioFixture minio = MinioFixture.get();
+    ShapingProxy proxy = null;
+    Map<String, Object> shape = new LinkedHashMap<>();
+    if (remote != null) {
+      String[] parts = remote.split(",");
+      if (parts.length != 2) {
+        System.err.println("dtap demo: --remote takes LATENCYms,MBITS, e.g. 2ms,1000: " + remote);
+        System.exit(2);
+      }
+      Duration latency = Duration.ofMillis(Long.parseLong(parts[0].replace("ms", "").trim()));
+      long mbits = Long.parseLong(parts[1].trim());
+      shape.put("latency_ms", latency.toMillis());
+      shape.put("mbit_per_second", mbits);
+      proxy = ShapingProxy.start(minio.endpoint(), latency, mbits * 1_000_000L);
+      out.printf(Locale.ROOT, "the store is behind a proxy modelling a remote one: %d ms per request, %d Mbit/s%n",
+          latency.toMillis(), mbits);
+    }
     int code;
-    try (MapReduceCluster cluster = MapReduceCluster.start("demo", "demo", true)) {
+    try (MapReduceCluster cluster = MapReduceCluster.start("demo", "demo", true, proxy == null ? null : proxy.endpoint())) {
       Map<String, Object> report = new DtapDemo(out, cluster, rows, 8).run();
+      if (proxy != null) {
+        report.put("remote", shape);
+      }
       if (json != null) {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json, report);
         out.println("report written to " + json.getAbsolutePath());
       }
       code = Boolean.TRUE.equals(((Map<?, ?>) report.get("validated")).get("all")) ? 0 : 1;
+    } finally {
+      if (proxy != null) {
+        proxy.close();
+      }
     }
     System.exit(code);
   }

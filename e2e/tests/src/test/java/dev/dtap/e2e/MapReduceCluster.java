@@ -45,7 +45,7 @@ final class MapReduceCluster implements AutoCloseable {
    * @throws IOException if it does not start
    */
   static MapReduceCluster start(String name) throws IOException {
-    return start(name, "lake", false);
+    return start(name, "lake", false, null);
   }
 
   /**
@@ -55,10 +55,11 @@ final class MapReduceCluster implements AutoCloseable {
    * @param name names the directory and bucket
    * @param s3Tap the S3 tap's name
    * @param s3aDirect whether {@code s3a://bucket/} works without dtap too
+   * @param endpoint where the clients reach the store (a shaping proxy in front of it), or null
    * @return the running cluster
    * @throws IOException if it does not start
    */
-  static MapReduceCluster start(String name, String s3Tap, boolean s3aDirect) throws IOException {
+  static MapReduceCluster start(String name, String s3Tap, boolean s3aDirect, java.net.URI endpoint) throws IOException {
     File dir = HdfsCluster.newDir(name);
     File confDir = new File(dir, "conf");
     Files.createDirectories(confDir.toPath());
@@ -72,7 +73,11 @@ final class MapReduceCluster implements AutoCloseable {
     site.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
     String tap = "fs.dtap.tap." + s3Tap;
     site.set(tap + ".uri", "s3a://" + bucket + "/" + s3Tap);
-    for (Map.Entry<String, String> e : minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
+    Map<String, String> s3a = new java.util.LinkedHashMap<>(minio.s3aSettings(minio.accessKey(), minio.secretKey()));
+    if (endpoint != null) {
+      s3a.put("fs.s3a.endpoint", endpoint.toString());
+    }
+    for (Map.Entry<String, String> e : s3a.entrySet()) {
       site.set(tap + ".conf." + e.getKey(), e.getValue());
       if (s3aDirect && e.getKey().startsWith("fs.s3a.")) {
         site.set("fs.s3a.bucket." + bucket + "." + e.getKey().substring("fs.s3a.".length()), e.getValue());
