@@ -156,7 +156,7 @@ final class CachingInputStream extends FSInputStream
     }
     if (sequential || !randomHint || n == pageLen) {
       byte[] page = store.get(key, counters);
-      if (page == null && firstTouch(key)) {
+      if (page == null && firstTouch(key, !sequential && randomHint)) {
         passIndex = sequential ? index : -1;
         counters.miss();
         return passThrough(position, buf, off, n);
@@ -175,7 +175,7 @@ final class CachingInputStream extends FSInputStream
     if (store.read(key, inPage, buf, off, n, counters) == n) {
       return n;
     }
-    if (firstTouch(key)) {
+    if (firstTouch(key, true)) {
       counters.miss();
       return passThrough(position, buf, off, firstTouchSpan(index, n, len));
     }
@@ -198,8 +198,8 @@ final class CachingInputStream extends FSInputStream
    * every query reads) is cached. Pages of a file several streams read at once are cached at once,
    * so that they load once for all of them.
    */
-  private boolean firstTouch(PageKey key) {
-    return store.isLoneScan(id) && !store.isLoading(key) && !store.admitScannedPage(key);
+  private boolean firstTouch(PageKey key, boolean random) {
+    return store.isLoneScan(id) && !store.isLoading(key) && !store.admitScannedPage(key, random);
   }
 
   /**
@@ -215,7 +215,7 @@ final class CachingInputStream extends FSInputStream
     int span = n;
     for (long next = index + 1; span < len && next * pageSize < length; next++) {
       PageKey key = id.page(next);
-      if (store.isCachedOrLoading(key) || !firstTouch(key)) {
+      if (store.isCachedOrLoading(key) || !firstTouch(key, true)) {
         break;
       }
       counters.miss();

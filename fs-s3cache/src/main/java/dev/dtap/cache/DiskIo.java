@@ -19,6 +19,16 @@ interface DiskIo {
   /** The real thing. */
   DiskIo NIO = new DiskIo() {};
 
+  /**
+   * The clock disk operations are timed by against {@code fs.dtap.cache.deadline}: {@link
+   * System#nanoTime()}; a test's slow disk advances its own instead of sleeping.
+   *
+   * @return nanoseconds from an arbitrary origin
+   */
+  default long nanoTime() {
+    return System.nanoTime();
+  }
+
   /** Opens a page file to read. */
   default FileChannel openForRead(Path path) throws IOException {
     return FileChannel.open(path, StandardOpenOption.READ);

@@ -49,11 +49,15 @@ final class PageStore {
   private final ThreadPoolExecutor background;
   private final ThreadPoolExecutor writer;
   private final AtomicLong budgetUsed = new AtomicLong();
+  /** Bytes of pages queued for the disk: their own budget, so a slow disk never stops prefetch. */
+  private final AtomicLong writesQueued = new AtomicLong();
   private final ScanDoorkeeper doorkeeper = new ScanDoorkeeper();
   /** Open streams per file version, to tell a lone scan from readers sharing a file. */
   private final ConcurrentHashMap<PageKey, java.util.concurrent.atomic.AtomicInteger> openStreams =
       new ConcurrentHashMap<>();
   private final long deadlineNanos;
+  /** Times disk operations against the deadline. */
+  private final DiskIo io;
   private final Thread rescanner;
   private volatile boolean prepared;
   private int references;
@@ -64,6 +68,7 @@ final class PageStore {
     this.faults = new Faults(config.bypassTime().toNanos());
     this.counters = new CacheCounters(null, faults);
     this.deadlineNanos = config.deadline().toNanos();
+    this.io = io;
     this.memory =
         config.memoryBytes() == 0
             ? null
@@ -207,7 +212,7 @@ final class PageStore {
     if (!faults.diskUsable()) {
       return null;
     }
-    long start = System.nanoTime();
+    long start = io.nanoTime();
     try {
       data = disk.read(key);
     } catch (IOException e) {
@@ -240,7 +245,7 @@ final class PageStore {
     if (!faults.diskUsable()) {
       return -1;
     }
-    long start = System.nanoTime();
+    long start = io.nanoTime();
     int n;
     try {
       n = disk.read(key, offset, dst, dstOff, len);
@@ -275,7 +280,7 @@ final class PageStore {
   }
 
   private void checkDeadline(long start, String what) {
-    if (System.nanoTime() - start > deadlineNanos) {
+    if (io.nanoTime() - start > deadlineNanos) {
       faults.fault(Faults.Cause.SLOW_DISK, what, null);
     }
   }
@@ -352,8 +357,8 @@ final class PageStore {
       return;
     }
     long size = data.length;
-    if (budgetUsed.addAndGet(size) > config.prefetchMemory() || pendingWrites.putIfAbsent(key, data) != null) {
-      budgetUsed.addAndGet(-size);
+    if (writesQueued.addAndGet(size) > config.prefetchMemory() || pendingWrites.putIfAbsent(key, data) != null) {
+      writesQueued.addAndGet(-size);
       if (!pendingWrites.containsKey(key)) {
         counters.writeDropped();
       }
@@ -361,7 +366,7 @@ final class PageStore {
     }
     writer.execute(
         () -> {
-          long start = System.nanoTime();
+          long start = io.nanoTime();
           try {
             if (faults.diskUsable() && prepared) {
               disk.write(key, data, data.length);
@@ -371,7 +376,7 @@ final class PageStore {
             faults.fault(Faults.classify(e), "writing a cached page", e);
           } finally {
             pendingWrites.remove(key);
-            budgetUsed.addAndGet(-size);
+            writesQueued.addAndGet(-size);
           }
         });
   }
@@ -439,32 +444,40 @@ final class PageStore {
   }
 
   /**
-   * Scan admission: true to cache the page a lone scan meets now. With room in the cache (or
-   * {@code first-read}), at once: caching it evicts nothing, and the job run again over the same
-   * input, in other JVMs, hits. Otherwise only if a scan met it before; else it is remembered and
-   * streamed through, so a one-off scan does not push out what is read again.
+   * Admission of a page a lone stream meets: true to cache it now. A sequential scan's page is
+   * cached at once while the cache has room (or always with {@code first-read}): caching it evicts
+   * nothing, and the job run again over the same input, in other JVMs, hits. Otherwise, and for a
+   * random read (whose page would cost a whole-page fill for a part of it), only if it was met
+   * before; else it is remembered and streamed through, so a one-off scan does not push out what
+   * is read again.
+   *
+   * @param key the page
+   * @param random whether the stream reads at random
    */
-  boolean admitScannedPage(PageKey key) {
-    return hasRoom() || doorkeeper.seenBefore(key);
+  boolean admitScannedPage(PageKey key, boolean random) {
+    return firstReadAdmits(random) || doorkeeper.seenBefore(key);
   }
 
-  /** @return whether a lone scan would cache this page (room, seen before, or cached already) */
+  /** @return whether a lone sequential scan would cache this page (room, met before, cached) */
   boolean scanWouldCache(PageKey key) {
-    return hasRoom() || doorkeeper.contains(key) || isCachedOrLoading(key);
+    return firstReadAdmits(false) || doorkeeper.contains(key) || isCachedOrLoading(key);
   }
 
   /**
-   * @return whether scanned pages are cached on their first read: always with {@code first-read},
-   *     never with {@code second-read}, and with {@code auto} while the tier pages settle in (the
-   *     disk, else memory) is under 90% of its quota
+   * @return whether a page is cached on its first read: always with {@code first-read}, never with
+   *     {@code second-read}, and with {@code auto} for sequential reads while the tier pages settle
+   *     in (the disk, else memory) is under 90% of its quota
    */
-  private boolean hasRoom() {
+  private boolean firstReadAdmits(boolean random) {
     switch (config.scanAdmission()) {
       case FIRST_READ:
         return true;
       case SECOND_READ:
         return false;
       default:
+        if (random) {
+          return false;
+        }
         if (disk != null) {
           long quota = disk.quotaBytes();
           return quota > 0 && disk.usedBytes() < quota / 10 * 9;
