@@ -179,8 +179,8 @@ public final class DtapDemo {
     report.put("location_calls", calls);
     report.put("data_local_maps", Map.of("dtap", counter(sortD, "Data-local map tasks"), "s3a", counter(sortS, "Data-local map tasks"),
         "launched_maps", counter(sortD, "Launched map tasks")));
-    long files = 2; // the sort's reducers: one output file each
-    report.put("requests_per_file", Map.of("dtap", perFile(sortD, files), "s3a", perFile(sortS, files)));
+    report.put("requests_per_file", Map.of(
+        "dtap", perFile(sortD, outputFiles(dtap + "/out")), "s3a", perFile(sortS, outputFiles(s3a + "/out"))));
     report.put("copy_requests", Map.of("dtap", sortD.requests.getOrDefault("CopyObject", 0L), "s3a", sortS.requests.getOrDefault("CopyObject", 0L)));
     print(report, sumD, sumS);
     return report;
@@ -242,6 +242,14 @@ public final class DtapDemo {
     }
   }
 
+  /** @return the data files a sort wrote (its part files) */
+  private long outputFiles(String dir) throws IOException {
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(dir);
+    try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(out.toUri(), cluster.conf())) {
+      return fs.listStatus(out, p -> p.getName().startsWith("part-")).length;
+    }
+  }
+
   private static Map<String, Object> times(Run dtap, Run s3a, Run again) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("dtap_seconds", round(dtap.seconds));
@@ -269,7 +277,7 @@ public final class DtapDemo {
         n += e.getValue();
       }
     }
-    return round((double) n / files);
+    return round((double) n / Math.max(1, files));
   }
 
   /** @return the number of the last match, or null when the text has none */

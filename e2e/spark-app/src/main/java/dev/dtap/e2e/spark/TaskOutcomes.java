@@ -7,9 +7,14 @@ import org.apache.spark.TaskCommitDenied;
 import org.apache.spark.TaskKilled;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.sql.SparkSession;
 
-/** Counts how the job's task attempts ended: succeeded, failed, killed, denied commit, speculative. */
+/**
+ * Counts how the job's task attempts ended (succeeded, failed, killed, denied commit) and how many
+ * speculative attempts were launched. A speculative attempt is counted when it starts: the one the
+ * original attempt beats is killed after the job ends, and its end may come after the count.
+ */
 final class TaskOutcomes extends SparkListener {
   private final SparkSession spark;
   private final AtomicInteger succeeded = new AtomicInteger();
@@ -29,10 +34,14 @@ final class TaskOutcomes extends SparkListener {
   }
 
   @Override
-  public void onTaskEnd(SparkListenerTaskEnd end) {
-    if (end.taskInfo().speculative()) {
+  public void onTaskStart(SparkListenerTaskStart start) {
+    if (start.taskInfo().speculative()) {
       speculative.incrementAndGet();
     }
+  }
+
+  @Override
+  public void onTaskEnd(SparkListenerTaskEnd end) {
     Object reason = end.reason();
     if (reason == Success$.MODULE$) {
       succeeded.incrementAndGet();
