@@ -224,21 +224,8 @@ public final class DtapDemo {
   private String checksum(String reportDir) throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(reportDir);
     try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(dir.toUri(), cluster.conf())) {
-      StringBuilder text = new StringBuilder();
-      for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(dir, p -> p.getName().startsWith("part-"))) {
-        try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(s.getPath())) {
-          text.append(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-        }
-      }
-      if (text.indexOf("misorder") >= 0 || text.indexOf("error") >= 0) {
-        return null;
-      }
-      for (String line : text.toString().split("\n")) {
-        if (line.startsWith("checksum")) {
-          return line.split("\t")[1].trim();
-        }
-      }
-      return null;
+      TeraReport report = TeraReport.read(fs, dir);
+      return report.hasErrors() ? null : report.checksum();
     }
   }
 

@@ -135,17 +135,10 @@ class ITestMapReduceDropIn {
     example("teravalidate", base + "/out", base + "/report");
     Configuration conf = cluster.conf();
     try (FileSystem fs = FileSystem.newInstance(new Path(base).toUri(), conf)) {
-      StringBuilder report = new StringBuilder();
-      for (FileStatus s : fs.listStatus(new Path(base + "/report"), p -> p.getName().startsWith("part-"))) {
-        report.append(read(fs, s.getPath()));
-      }
-      assertThat(report.toString()).as(base + ": TeraValidate found no errors").doesNotContain("misorder").doesNotContain("error");
-      for (String line : report.toString().split("\n")) {
-        if (line.startsWith("checksum")) {
-          return new TeraRun(line.split("\t")[1].trim(), JobCounters.parse(sort.log));
-        }
-      }
-      throw new AssertionError("No checksum in the TeraValidate report of " + base + ":\n" + report);
+      TeraReport report = TeraReport.read(fs, new Path(base + "/report"));
+      assertThat(report.text).as(base + ": TeraValidate found no errors").doesNotContain("misorder").doesNotContain("error");
+      assertThat(report.checksum()).as("the checksum in the TeraValidate report of " + base + ":\n" + report.text).isNotNull();
+      return new TeraRun(report.checksum(), JobCounters.parse(sort.log));
     }
   }
 
