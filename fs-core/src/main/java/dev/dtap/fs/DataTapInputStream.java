@@ -122,7 +122,7 @@ class DataTapInputStream extends FSInputStream
       }
       return b;
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -133,7 +133,7 @@ class DataTapInputStream extends FSInputStream
       count(n);
       return n;
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -147,7 +147,7 @@ class DataTapInputStream extends FSInputStream
       count(n);
       return n;
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -156,7 +156,7 @@ class DataTapInputStream extends FSInputStream
     try {
       return in.skip(n);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -165,7 +165,7 @@ class DataTapInputStream extends FSInputStream
     try {
       return in.available();
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -174,7 +174,7 @@ class DataTapInputStream extends FSInputStream
     try {
       in.seek(pos);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -183,7 +183,7 @@ class DataTapInputStream extends FSInputStream
     try {
       return in.getPos();
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -192,7 +192,7 @@ class DataTapInputStream extends FSInputStream
     try {
       return in.seekToNewSource(targetPos);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -203,7 +203,7 @@ class DataTapInputStream extends FSInputStream
       count(n);
       return n;
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -213,7 +213,7 @@ class DataTapInputStream extends FSInputStream
       in.readFully(position, buffer, offset, length);
       count(length);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -232,7 +232,7 @@ class DataTapInputStream extends FSInputStream
       count(n);
       return n;
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -246,7 +246,7 @@ class DataTapInputStream extends FSInputStream
       in.readFully(position, buf);
       count(n);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -270,13 +270,18 @@ class DataTapInputStream extends FSInputStream
     try {
       in.readVectored(copies, allocate);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
     for (int i = 0; i < ranges.size(); i++) {
       FileRange ours = ranges.get(i);
       CompletableFuture<ByteBuffer> data = copies.get(i).getData();
       ours.setData(data.handle((buf, failure) -> complete(buf, failure, ours.getLength())));
     }
+  }
+
+  /** The backend's exception rewritten to speak dtap and to name this stream's path. */
+  private IOException failure(IOException e) {
+    return errors.translate(e, description);
   }
 
   private ByteBuffer complete(ByteBuffer buf, Throwable failure, int length) {
@@ -286,7 +291,7 @@ class DataTapInputStream extends FSInputStream
     }
     Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
     if (cause instanceof IOException) {
-      throw new CompletionException(errors.translate((IOException) cause));
+      throw new CompletionException(failure((IOException) cause));
     }
     throw new CompletionException(cause);
   }
@@ -301,7 +306,7 @@ class DataTapInputStream extends FSInputStream
     try {
       in.setReadahead(readahead);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -310,7 +315,7 @@ class DataTapInputStream extends FSInputStream
     try {
       in.setDropBehind(dropCache);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 
@@ -355,7 +360,7 @@ class DataTapInputStream extends FSInputStream
     try {
       in.close();
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw failure(e);
     }
   }
 

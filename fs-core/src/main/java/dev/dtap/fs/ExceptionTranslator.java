@@ -96,6 +96,34 @@ final class ExceptionTranslator {
     return (IOException) t;
   }
 
+  /**
+   * Rewrites an exception of an operation on one path, and names that path when the message does
+   * not: a stream's "Connection reset" says nothing of which file was being read, and a task log
+   * full of them is useless without it. The class is kept (a copy of the same class, as above), the
+   * original becomes the cause.
+   *
+   * @param e thrown by the backend
+   * @param dtapPath the dtap path the operation was on
+   * @return an exception of the same class whose message names {@code dtapPath}
+   */
+  IOException translate(IOException e, String dtapPath) {
+    IOException t = translate(e);
+    String message = t.getMessage();
+    if (t instanceof PathIOException || (message != null && message.contains(dtapPath))) {
+      return t;
+    }
+    Throwable named = copy(t, dtapPath + ": " + (message == null ? t.getClass().getName() : message));
+    if (named.getCause() == null) {
+      try {
+        named.initCause(t);
+      } catch (IllegalStateException | IllegalArgumentException ignored) {
+        // the constructor set a cause already
+      }
+    }
+    named.setStackTrace(t.getStackTrace());
+    return named instanceof IOException ? (IOException) named : t;
+  }
+
   private Throwable translate(Throwable e, int depth) {
     if (e == null || depth > MAX_CAUSE_DEPTH) {
       return null;

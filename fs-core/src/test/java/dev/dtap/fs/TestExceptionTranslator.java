@@ -40,6 +40,29 @@ class TestExceptionTranslator {
   }
 
   @Test
+  void aStreamErrorThatNamesNoFileIsGivenItsDtapPathAndKeepsItsClass() {
+    java.net.SocketException reset = new java.net.SocketException("Connection reset");
+    IOException named = s3.translate(reset, "dtap://lake/t/part-0");
+    assertThat(named).isInstanceOf(java.net.SocketException.class).hasCause(reset);
+    assertThat(named.getMessage()).isEqualTo("dtap://lake/t/part-0: Connection reset");
+
+    java.io.EOFException eof = new java.io.EOFException(null);
+    assertThat(s3.translate(eof, "dtap://lake/x"))
+        .isInstanceOf(java.io.EOFException.class)
+        .hasMessage("dtap://lake/x: java.io.EOFException");
+  }
+
+  @Test
+  void aStreamErrorThatNamesItsFileAlreadyIsOnlyRewritten() {
+    IOException e = new IOException("read on s3a://bucket/warehouse/t/part-0: Connection reset");
+    assertThat(s3.translate(e, "dtap://lake/t/part-0"))
+        .hasMessage("read on dtap://lake/t/part-0: Connection reset")
+        .isNotInstanceOf(PathIOException.class);
+    PathNotFoundException p = new PathNotFoundException("s3a://bucket/warehouse/t");
+    assertThat(s3.translate(p, "dtap://lake/t/part-0")).isInstanceOf(PathNotFoundException.class);
+  }
+
+  @Test
   void similarPrefixesAreNotRewritten() {
     String m = "File does not exist: /database/x and /data-old/y";
     assertThat(hdfs.translate(m)).isSameAs(m);
