@@ -49,6 +49,8 @@ final class ClientUploads implements UploadRequests {
       return s3.createMultipartUpload(s3a.initiate(key).build()).uploadId();
     } catch (SdkException e) {
       throw S3Errors.translate("initiate upload to", names.display(key), e);
+    } catch (UncheckedIOException e) {
+      throw S3Errors.translate("initiate upload to", names.display(key), e);
     }
   }
 
@@ -75,6 +77,9 @@ final class ClientUploads implements UploadRequests {
               : r.getValueForField("Checksum" + checksumAlgorithm, String.class).orElse(null);
       return new UploadedPart(partNumber, r.eTag(), data.length(), sum == null ? null : checksumAlgorithm, sum);
     } catch (SdkException e) {
+      throw S3Errors.translate(
+          "upload part " + partNumber + " of upload " + uploadId + " to", names.display(key), e);
+    } catch (UncheckedIOException e) {
       throw S3Errors.translate(
           "upload part " + partNumber + " of upload " + uploadId + " to", names.display(key), e);
     }
@@ -108,6 +113,8 @@ final class ClientUploads implements UploadRequests {
       return s3.completeMultipartUpload(s3a.complete(key, uploadId, completedParts(parts)).build()).eTag();
     } catch (SdkException e) {
       throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
+    } catch (UncheckedIOException e) {
+      throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
     }
   }
 
@@ -116,6 +123,8 @@ final class ClientUploads implements UploadRequests {
     try {
       s3.putObject(s3a.put(key, data.length).build(), RequestBody.fromBytes(data));
     } catch (SdkException e) {
+      throw S3Errors.translate("put", names.display(key), e);
+    } catch (UncheckedIOException e) {
       throw S3Errors.translate("put", names.display(key), e);
     }
   }

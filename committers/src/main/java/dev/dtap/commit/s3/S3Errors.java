@@ -3,6 +3,7 @@ package dev.dtap.commit.s3;
 import dev.dtap.commit.store.NoSuchUploadException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.InterruptedIOException;
 import java.nio.file.AccessDeniedException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -57,6 +58,21 @@ final class S3Errors {
     AwsServiceException s = (AwsServiceException) e;
     String message = s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorMessage();
     return translate(operation, where, s.statusCode(), code(e), message, e);
+  }
+
+  /**
+   * The exception for a failure the SDK throws unchecked: its XML parser reports a body that ended
+   * early (a connection closed part-way through the answer) as an {@link UncheckedIOException},
+   * outside its own exception hierarchy.
+   *
+   * @param operation what was asked
+   * @param where the dtap path it concerned
+   * @param e the SDK's exception
+   * @return a plain IOException, which S3A's retry policy retries for idempotent requests
+   */
+  static IOException translate(String operation, String where, UncheckedIOException e) {
+    IOException cause = e.getCause();
+    return new IOException(operation + " " + where + ": " + cause.getMessage(), cause);
   }
 
   /**

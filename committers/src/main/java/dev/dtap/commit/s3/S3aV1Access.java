@@ -34,6 +34,7 @@ final class S3aV1Access {
   private static final String PURPOSE = "dtap committers";
 
   private final String bucket;
+  private final org.apache.hadoop.conf.Configuration conf;
   private final AmazonS3 client;
   private final Object factory;
   private final Object options;
@@ -50,6 +51,7 @@ final class S3aV1Access {
   private final Method encryption;
 
   private S3aV1Access(FileSystem s3a) throws IOException {
+    this.conf = s3a.getConf();
     Class<?> fsClass = s3a.getClass();
     this.bucket = s3a.getUri().getHost();
     this.client = (AmazonS3) call(method(fsClass, "getAmazonS3ClientForTesting", String.class), s3a, PURPOSE);
@@ -82,6 +84,11 @@ final class S3aV1Access {
 
   static S3aV1Access bind(FileSystem s3a) throws IOException {
     return new S3aV1Access(s3a);
+  }
+
+  /** @return S3A's effective configuration of the bucket (per-bucket options applied) */
+  org.apache.hadoop.conf.Configuration conf() {
+    return conf;
   }
 
   String bucket() {

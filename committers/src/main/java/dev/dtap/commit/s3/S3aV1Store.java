@@ -45,12 +45,14 @@ final class S3aV1Store implements MultipartStore {
   private final KeyNames names;
   private final boolean conditionalPut;
   private final StoreStatistics stats = new StoreStatistics();
+  private final StoreRetries retries;
 
   S3aV1Store(S3aV1Access s3a, KeyNames names, boolean conditionalPut) {
     this.s3a = s3a;
     this.s3 = s3a.client();
     this.names = names;
     this.conditionalPut = conditionalPut;
+    this.retries = new StoreRetries(s3a.conf());
   }
 
   private String where(String key) {
@@ -144,6 +146,10 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
+    return retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId));
+  }
+
+  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId) throws IOException {
     List<UploadedPart> parts = new ArrayList<>();
     Integer marker = null;
     try {
@@ -213,6 +219,10 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
+    return retries.idempotent("get", where(key), () -> getOnce(key));
+  }
+
+  private Optional<byte[]> getOnce(String key) throws IOException {
     stats.request(Op.GET);
     try (S3Object o = s3.getObject(s3a.get(key))) {
       try (InputStream in = o.getObjectContent()) {
@@ -228,6 +238,10 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
+    return retries.idempotent("head", where(key), () -> headOnce(key));
+  }
+
+  private Optional<ObjectInfo> headOnce(String key) throws IOException {
     stats.request(Op.HEAD);
     try {
       ObjectMetadata md = s3.getObjectMetadata(s3a.head(key));
@@ -277,15 +291,19 @@ final class S3aV1Store implements MultipartStore {
   }
 
   private ListingPages.Fetch<ListObjectsV2Result> page(String prefix, String delimiter) {
-    return token -> {
-      try {
-        com.amazonaws.services.s3.model.ListObjectsV2Request r = s3a.list(prefix, delimiter, LIST_PAGE);
-        r.setContinuationToken(token);
-        return s3.listObjectsV2(r);
-      } catch (AmazonClientException e) {
-        throw translate("list", where(prefix), e);
-      }
-    };
+    return token ->
+        retries.idempotent(
+            "list",
+            where(prefix),
+            () -> {
+              try {
+                com.amazonaws.services.s3.model.ListObjectsV2Request r = s3a.list(prefix, delimiter, LIST_PAGE);
+                r.setContinuationToken(token);
+                return s3.listObjectsV2(r);
+              } catch (AmazonClientException e) {
+                throw translate("list", where(prefix), e);
+              }
+            });
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.dtap.commit.store.StoreStatistics;
 import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.store.UploadedPart;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -47,6 +48,7 @@ final class S3aV2Store implements MultipartStore {
   private final boolean conditionalPut;
   private final String transport;
   private final StoreStatistics stats = new StoreStatistics();
+  private final StoreRetries retries;
 
   /**
    * @param s3a the tap's S3A; closed with the store
@@ -63,6 +65,7 @@ final class S3aV2Store implements MultipartStore {
     this.names = names;
     this.conditionalPut = conditionalPut;
     this.transport = transport;
+    this.retries = new StoreRetries(s3a.conf());
   }
 
   /** @return the per-file requests, for tests */
@@ -111,11 +114,17 @@ final class S3aV2Store implements MultipartStore {
         return false;
       }
       throw S3Errors.translate("abort upload " + uploadId + " to", where(key), e);
+    } catch (UncheckedIOException e) {
+      throw S3Errors.translate("abort upload " + uploadId + " to", where(key), e);
     }
   }
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
+    return retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId));
+  }
+
+  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId) throws IOException {
     // S3A has no builder for it: the encryption key its HEAD of the object would carry, if any
     HeadObjectRequest head = s3a.head(key).build();
     List<UploadedPart> parts = new ArrayList<>();
@@ -149,6 +158,8 @@ final class S3aV2Store implements MultipartStore {
       if (S3Errors.isNoSuchUpload(e)) {
         return Optional.empty();
       }
+      throw S3Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
+    } catch (UncheckedIOException e) {
       throw S3Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
     }
   }
@@ -184,6 +195,10 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
+    return retries.idempotent("get", where(key), () -> getOnce(key));
+  }
+
+  private Optional<byte[]> getOnce(String key) throws IOException {
     stats.request(Op.GET);
     try {
       ResponseBytes<GetObjectResponse> r = s3.getObjectAsBytes(s3a.get(key).build());
@@ -193,11 +208,17 @@ final class S3aV2Store implements MultipartStore {
         return Optional.empty();
       }
       throw S3Errors.translate("get", where(key), e);
+    } catch (UncheckedIOException e) {
+      throw S3Errors.translate("get", where(key), e);
     }
   }
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
+    return retries.idempotent("head", where(key), () -> headOnce(key));
+  }
+
+  private Optional<ObjectInfo> headOnce(String key) throws IOException {
     stats.request(Op.HEAD);
     try {
       HeadObjectResponse r = s3.headObject(s3a.head(key).build());
@@ -207,6 +228,8 @@ final class S3aV2Store implements MultipartStore {
       if (S3Errors.isMissing(e)) {
         return Optional.empty();
       }
+      throw S3Errors.translate("head", where(key), e);
+    } catch (UncheckedIOException e) {
       throw S3Errors.translate("head", where(key), e);
     }
   }
@@ -256,13 +279,19 @@ final class S3aV2Store implements MultipartStore {
 
   /** Fetches one page of a listing, after the given continuation token (null: the first). */
   private ListingPages.Fetch<ListObjectsV2Response> page(String prefix, String delimiter) {
-    return token -> {
-      try {
-        return s3.listObjectsV2(s3a.list(prefix, delimiter, LIST_PAGE).continuationToken(token).build());
-      } catch (SdkException e) {
-        throw S3Errors.translate("list", where(prefix), e);
-      }
-    };
+    return token ->
+        retries.idempotent(
+            "list",
+            where(prefix),
+            () -> {
+              try {
+                return s3.listObjectsV2(s3a.list(prefix, delimiter, LIST_PAGE).continuationToken(token).build());
+              } catch (SdkException e) {
+                throw S3Errors.translate("list", where(prefix), e);
+              } catch (UncheckedIOException e) {
+                throw S3Errors.translate("list", where(prefix), e);
+              }
+            });
   }
 
   @Override
@@ -281,14 +310,22 @@ final class S3aV2Store implements MultipartStore {
   }
 
   private void deleteBatch(List<ObjectIdentifier> batch) throws IOException {
-    stats.request(Op.DELETE);
     List<ObjectIdentifier> ids = new ArrayList<>(batch);
-    DeleteObjectsResponse r;
-    try {
-      r = s3.deleteObjects(s3a.delete(ids).build());
-    } catch (SdkException e) {
-      throw S3Errors.translate("delete " + ids.size() + " objects from", describe(), e);
-    }
+    String what = "delete " + ids.size() + " objects from";
+    DeleteObjectsResponse r =
+        retries.idempotent(
+            what,
+            describe(),
+            () -> {
+              stats.request(Op.DELETE);
+              try {
+                return s3.deleteObjects(s3a.delete(ids).build());
+              } catch (SdkException e) {
+                throw S3Errors.translate(what, describe(), e);
+              } catch (UncheckedIOException e) {
+                throw S3Errors.translate(what, describe(), e);
+              }
+            });
     List<String> failed = new ArrayList<>();
     for (S3Error err : r.errors()) {
       if (!"NoSuchKey".equals(err.code())) {
