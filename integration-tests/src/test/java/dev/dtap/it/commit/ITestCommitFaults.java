@@ -1,0 +1,238 @@
+package dev.dtap.it.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dtap.commit.CommitRecovery;
+import dev.dtap.it.fixtures.FaultPlan.Fault;
+import dev.dtap.it.fixtures.MinioFixture;
+import dev.dtap.it.fixtures.ReliabilityLog;
+import dev.dtap.it.fixtures.ShapingProxy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Jobs committed, or aborted, through the committer API as MapReduce drives it (a failed task
+ * attempt is aborted and run again as a new attempt), while a proxy between the client and MinIO
+ * resets the connection of every n-th request part-way through its answer. Whatever the faults hit,
+ * the destination ends with the whole job's output, byte for byte, or none of it (after the
+ * operator's {@code dtap committer recover} for a job commit that failed), and the bucket holds no
+ * pending multipart upload: every upload the job started was completed or aborted.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ITestCommitFaults {
+  private static final int TASKS = 20;
+  private static final int FILES_PER_TASK = 10;
+  private static final int MAX_ATTEMPTS = 4;
+
+  private MinioFixture minio;
+  private ShapingProxy proxy;
+  private String bucket;
+  private ReliabilityLog log;
+  private int jobs;
+
+  @BeforeAll
+  void start() throws IOException {
+    minio = MinioFixture.get();
+    bucket = minio.createBucket("commit-faults");
+    proxy = ShapingProxy.forFaults(minio.endpoint());
+    log = ReliabilityLog.open("commits");
+  }
+
+  @AfterAll
+  void stop() {
+    if (proxy != null) {
+      proxy.close();
+    }
+  }
+
+  private Configuration conf(String tap, String committer, boolean throughProxy) throws IOException {
+    Configuration conf = minio.addTap(new Configuration(), tap, bucket, "out");
+    if (throughProxy) {
+      conf.set("fs.dtap.tap." + tap + ".conf.fs.s3a.endpoint", proxy.endpoint().toString());
+      conf.set("fs.dtap.tap." + tap + ".conf.fs.s3a.retry.interval", "10ms");
+    }
+    conf.setBoolean("fs.dtap.impl.disable.cache", true);
+    conf.set("fs.dtap.committer.name", committer);
+    conf.set("fs.dtap.committer.staging.dir", Files.createTempDirectory("dtap-staging").toString());
+    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
+    return conf;
+  }
+
+  @ParameterizedTest(name = "{0} committer, {1} {2}, job {3}")
+  @CsvSource({
+    "magic, RESET, 100, commit",
+    "magic, RESET, 10, commit",
+    "magic, TRUNCATE, 25, commit",
+    "magic, RESET, 100, abort",
+    "magic, DOWN, 60, commit",
+    "staging, RESET, 100, commit",
+    "staging, RESET, 10, commit",
+    "staging, TRUNCATE, 25, commit",
+    "staging, RESET, 100, abort",
+    "staging, DOWN, 60, commit"
+  })
+  void theDestinationHoldsTheWholeJobOrNothingAndNoUploadIsLeft(
+      String committer, String fault, int n, String end) throws Exception {
+    int job = ++jobs;
+    String tap = "cf" + job;
+    Path dest = new Path("dtap://" + tap + "/job-" + job);
+    Configuration conf = conf(tap, committer, true);
+    conf.set(FileOutputFormat.OUTDIR, dest.toString());
+    JobID id = new JobID("2026" + (200000 + job), job);
+    JobContext jobContext = new JobContextImpl(conf, id);
+    Map<String, byte[]> written = new TreeMap<>();
+    String outcome;
+    long requestsBefore = proxy.requests();
+    long faultsBefore = injected();
+    boolean downInJobCommit = fault.equals("DOWN");
+    if (!downInJobCommit) {
+      proxy.faults().failEvery(Fault.valueOf(fault), n);
+    }
+    int retriedAttempts = 0;
+    try {
+      PathOutputCommitter am = PathOutputCommitterFactory.createCommitter(dest, attempt(conf, id, 0, 0));
+      am.setupJob(jobContext);
+      for (int task = 0; task < TASKS; task++) {
+        retriedAttempts += runTask(conf, id, dest, task, written);
+      }
+      if (end.equals("abort")) {
+        am.abortJob(jobContext, JobStatus.State.FAILED);
+        outcome = "aborted after every task committed";
+      } else {
+        try {
+          if (downInJobCommit) {
+            proxy.faults().storeDownAfter(n);
+          }
+          am.commitJob(jobContext);
+          outcome = "committed";
+        } catch (IOException e) {
+          proxy.faults().heal();
+          List<CommitRecovery.JobReport> reports =
+              CommitRecovery.recover(new Path("dtap://" + tap + "/job-" + job), conf(tap, committer, false), false);
+          StringBuilder r = new StringBuilder();
+          for (CommitRecovery.JobReport report : reports) {
+            r.append(report.action).append(" (").append(report.filesCompleted).append(" files completed, ")
+                .append(report.uploadsAborted).append(" uploads aborted)");
+          }
+          outcome = "job commit failed (" + e.getClass().getSimpleName() + " after the client's retries); "
+              + "dtap committer recover: " + r;
+        }
+      }
+    } finally {
+      proxy.faults().heal();
+    }
+    long requests = proxy.requests() - requestsBefore;
+    long faults = injected() - faultsBefore;
+
+    Map<String, byte[]> committed = committedFiles("out/job-" + job + "/");
+    if (end.equals("abort") || committed.isEmpty()) {
+      assertThat(committed).as("an aborted job leaves no output").isEmpty();
+      assertThat(end.equals("abort") || outcome.contains("aborted")).as(outcome).isTrue();
+    } else {
+      assertThat(committed.keySet()).as("the whole job's output").isEqualTo(written.keySet());
+      for (Map.Entry<String, byte[]> e : written.entrySet()) {
+        assertThat(committed.get(e.getKey())).as(e.getKey()).isEqualTo(e.getValue());
+      }
+    }
+    List<String> pending = new ArrayList<>();
+    for (MultipartUpload u : minio.client().listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix("out/job-" + job + "/")).uploads()) {
+      pending.add(u.key() + " " + u.uploadId());
+    }
+    assertThat(pending).as("uploads neither completed nor aborted").isEmpty();
+    log.row(
+        committer + " committer, " + (TASKS * FILES_PER_TASK) + " files from " + TASKS + " tasks, job " + end,
+        (downInJobCommit
+                ? "store down from the " + n + "th request of job commit on, until after the job"
+                : (fault.equals("RESET") ? "connection reset" : "answer cut short") + " on every " + n + "th request")
+            + (downInJobCommit ? " (" + requests + " requests)" : " (" + faults + " faults in " + requests + " requests)"),
+        outcome + "; " + retriedAttempts + " task attempt(s) retried; output "
+            + (committed.isEmpty() ? "none" : "whole and exact") + "; 0 pending uploads",
+        "0");
+  }
+
+  private long injected() {
+    long n = 0;
+    for (Fault f : Fault.values()) {
+      n += proxy.faults().injected(f);
+    }
+    return n;
+  }
+
+  /** Runs one task to a committed attempt, retrying failed attempts; returns the attempts retried. */
+  private int runTask(Configuration conf, JobID id, Path dest, int task, Map<String, byte[]> written)
+      throws IOException, InterruptedException {
+    IOException last = null;
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      TaskAttemptContext ctx = attempt(conf, id, task, attempt);
+      PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, ctx);
+      Map<String, byte[]> files = new TreeMap<>();
+      try {
+        c.setupTask(ctx);
+        FileSystem fs = c.getWorkPath().getFileSystem(conf);
+        Random random = new Random(task * 1000L + attempt);
+        for (int f = 0; f < FILES_PER_TASK; f++) {
+          byte[] data = new byte[1 + random.nextInt(200_000)];
+          random.nextBytes(data);
+          String name = "part-" + task + "-" + f;
+          try (FSDataOutputStream out = fs.create(new Path(c.getWorkPath(), name), true)) {
+            out.write(data);
+          }
+          files.put(name, data);
+        }
+        if (c.needsTaskCommit(ctx)) {
+          c.commitTask(ctx);
+        }
+        written.putAll(files);
+        return attempt;
+      } catch (IOException e) {
+        last = e;
+        c.abortTask(ctx); // as the MapReduce AM does before it runs a new attempt
+      }
+    }
+    throw new IOException("task " + task + " failed " + MAX_ATTEMPTS + " attempts", last);
+  }
+
+  private static TaskAttemptContext attempt(Configuration conf, JobID id, int task, int attempt) {
+    return new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(id, TaskType.MAP, task), attempt));
+  }
+
+  /** The committed part files under a prefix, read straight from MinIO (not through the proxy). */
+  private Map<String, byte[]> committedFiles(String prefix) {
+    Map<String, byte[]> files = new TreeMap<>();
+    for (S3Object o : minio.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+      String name = o.key().substring(prefix.length());
+      if (name.startsWith("part-")) {
+        files.put(name, minio.client().getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asByteArray());
+      }
+    }
+    return files;
+  }
+}
