@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dtap.fs.config.InvalidConfigurationException;
+import dev.dtap.fs.testing.Await;
 import dev.dtap.fs.testing.ConfigDocs;
 import dev.dtap.fs.testing.LocalTaps;
 import dev.dtap.fs.testing.LogCapture;
@@ -11,7 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -148,16 +149,13 @@ class TestLocalityResolver {
 
   /** Polls until the locations of a 1-byte file name {@code count} hosts (membership refreshes). */
   private static List<String> hostsEventually(FileSystem f, Path p, int count) throws Exception {
-    long deadline = System.currentTimeMillis() + 10_000;
-    List<String> hosts = new ArrayList<>();
-    while (System.currentTimeMillis() < deadline) {
-      hosts = Arrays.asList(f.getFileBlockLocations(f.getFileStatus(p), 0, 1)[0].getHosts());
-      if (hosts.size() == count) {
-        return hosts;
-      }
-      Thread.sleep(50);
-    }
-    return hosts;
+    return Await.value(
+        "locations naming " + count + " hosts",
+        Duration.ofSeconds(30),
+        () -> {
+          List<String> hosts = Arrays.asList(f.getFileBlockLocations(f.getFileStatus(p), 0, 1)[0].getHosts());
+          return hosts.size() == count ? hosts : null;
+        });
   }
 
   @Test

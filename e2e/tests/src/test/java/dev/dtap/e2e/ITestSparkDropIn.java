@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -251,20 +253,11 @@ class ITestSparkDropIn {
   }
 
   /** Polls until no multipart upload is pending under a prefix: attempts that lost abort theirs. */
-  private void awaitNoUploadsUnder(String prefix) throws InterruptedException {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
-    List<String> pending;
-    do {
-      pending =
-          minio.client().listMultipartUploads(b -> b.bucket(bucket).prefix(prefix)).uploads().stream()
-              .map(u -> u.key())
-              .collect(Collectors.toList());
-      if (pending.isEmpty()) {
-        return;
-      }
-      Thread.sleep(100); // polling the store for a positive condition
-    } while (System.nanoTime() < deadline);
-    assertThat(pending).as("multipart uploads still pending under " + prefix + " two minutes after the job").isEmpty();
+  private void awaitNoUploadsUnder(String prefix) throws Exception {
+    Await.until(
+        "no multipart upload pending under " + prefix + " after the job",
+        Duration.ofMinutes(2),
+        () -> minio.client().listMultipartUploads(b -> b.bucket(bucket).prefix(prefix)).uploads().isEmpty());
   }
 
   private List<String> keys(String prefix) {

@@ -2,10 +2,12 @@ package dev.dtap.it.locality;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.HdfsFixture;
 import dev.dtap.it.fixtures.YarnFixture;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -64,12 +66,11 @@ class ITestLocalityMapReduce {
       }
     }
     // the resolver learns membership in the background; wait for it like a long-lived client
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (dtap.getFileBlockLocations(dtap.getFileStatus(new Path("dtap://lmr/in/f0.txt")), 0, 1)[0].getHosts().length == 0
-        || counter(dtap, "dtap_locality_members") == 0) {
-      assertThat(System.currentTimeMillis()).isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    Await.until(
+        "YARN membership known to the resolver",
+        Duration.ofSeconds(30),
+        () -> dtap.getFileBlockLocations(dtap.getFileStatus(new Path("dtap://lmr/in/f0.txt")), 0, 1)[0].getHosts().length > 0
+            && counter(dtap, "dtap_locality_members") > 0);
     long backendBefore = counter(dtap, "dtap_backend_location_calls");
 
     Job job = Job.getInstance(conf, "dtap locality wordcount");

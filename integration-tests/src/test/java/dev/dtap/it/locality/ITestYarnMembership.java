@@ -2,11 +2,12 @@ package dev.dtap.it.locality;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.fs.testing.Await;
 import dev.dtap.fs.testing.LocalTaps;
 import dev.dtap.it.fixtures.RepoRoot;
 import java.io.File;
-import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -111,18 +112,15 @@ class ITestYarnMembership {
 
   /** The set of hosts used over all blocks of the file, once it has {@code count} members. */
   private static TreeSet<String> hostsEventually(FileSystem fs, Path p, int count) throws Exception {
-    long deadline = System.currentTimeMillis() + 30_000;
-    TreeSet<String> hosts = new TreeSet<>();
-    while (System.currentTimeMillis() < deadline) {
-      hosts = new TreeSet<>();
-      for (org.apache.hadoop.fs.BlockLocation b : fs.getFileBlockLocations(fs.getFileStatus(p), 0, Long.MAX_VALUE)) {
-        hosts.addAll(Arrays.asList(b.getHosts()));
-      }
-      if (hosts.size() == count) {
-        return hosts;
-      }
-      Thread.sleep(100);
-    }
-    throw new IOException("membership did not reach " + count + " hosts: " + hosts);
+    return Await.value(
+        "membership of " + count + " hosts",
+        Duration.ofSeconds(30),
+        () -> {
+          TreeSet<String> hosts = new TreeSet<>();
+          for (org.apache.hadoop.fs.BlockLocation b : fs.getFileBlockLocations(fs.getFileStatus(p), 0, Long.MAX_VALUE)) {
+            hosts.addAll(Arrays.asList(b.getHosts()));
+          }
+          return hosts.size() == count ? hosts : null;
+        });
   }
 }
