@@ -34,7 +34,7 @@ final class DataTapOutputStream extends OutputStream
     try {
       out.write(b);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, description);
     }
   }
 
@@ -43,7 +43,7 @@ final class DataTapOutputStream extends OutputStream
     try {
       out.write(b, off, len);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, description);
     }
   }
 
@@ -52,7 +52,7 @@ final class DataTapOutputStream extends OutputStream
     try {
       out.flush();
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, description);
     }
   }
 
@@ -61,7 +61,7 @@ final class DataTapOutputStream extends OutputStream
     try {
       out.hflush();
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, description);
     }
   }
 
@@ -70,7 +70,7 @@ final class DataTapOutputStream extends OutputStream
     try {
       out.hsync();
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, description);
     }
   }
 
@@ -79,7 +79,7 @@ final class DataTapOutputStream extends OutputStream
     try {
       out.close();
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, description);
     }
   }
 
@@ -103,7 +103,7 @@ final class DataTapOutputStream extends OutputStream
     try {
       out.setDropBehind(dropCache);
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, description);
     }
   }
 

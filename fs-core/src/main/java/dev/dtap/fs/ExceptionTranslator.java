@@ -39,6 +39,9 @@ final class ExceptionTranslator {
           AccessControlException.class,
           InterruptedIOException.class);
 
+  /** Schemes whose messages name objects by key, without a leading slash. */
+  private static final List<String> OBJECT_STORES = Arrays.asList("s3a", "s3", "s3n", "gs", "oss");
+
   private final String tap;
   private final Pattern rootPattern;
   private final Pattern backendPattern;
@@ -60,6 +63,10 @@ final class ExceptionTranslator {
     }
     if (!rootPath.isEmpty()) {
       alt.append("|(?<![\\w/.:-])").append(qRoot);
+      if (OBJECT_STORES.contains(backendRoot.getScheme())) {
+        // S3A names objects by key ("Completing multipart upload on data/part-0"): no leading slash
+        alt.append("|(?<![\\w/.:-])").append(Pattern.quote(rootPath.startsWith("/") ? rootPath.substring(1) : rootPath));
+      }
     }
     this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:\\]])");
     this.backendPattern =

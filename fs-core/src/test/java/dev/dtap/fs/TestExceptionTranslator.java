@@ -53,6 +53,15 @@ class TestExceptionTranslator {
   }
 
   @Test
+  void objectKeysUnderTheRootSpeakDtap() {
+    assertThat(s3.translate("Completing multipart upload on warehouse/t/part-0: NoSuchUpload"))
+        .isEqualTo("Completing multipart upload on dtap://lake/t/part-0: NoSuchUpload");
+    String other = "upload on mywarehouse/t and on warehouse-old/t";
+    assertThat(s3.translate(other)).isSameAs(other);
+    assertThat(hdfs.translate("read data/logs/a.log")).isEqualTo("read data/logs/a.log");
+  }
+
+  @Test
   void aStreamErrorThatNamesItsFileAlreadyIsOnlyRewritten() {
     IOException e = new IOException("read on s3a://bucket/warehouse/t/part-0: Connection reset");
     assertThat(s3.translate(e, "dtap://lake/t/part-0"))
