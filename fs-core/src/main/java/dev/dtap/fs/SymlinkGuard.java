@@ -2,11 +2,13 @@ package dev.dtap.fs;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.FileSystemException;
 import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIOException;
 import org.apache.hadoop.security.AccessControlException;
 
 /**
@@ -44,6 +46,15 @@ final class SymlinkGuard {
    * @throws AccessControlException if it resolves outside the root
    */
   void check(Path dtapPath, String decodedBackendPath) throws IOException {
+    try {
+      walk(dtapPath, decodedBackendPath);
+    } catch (InvalidPathException e) {
+      // a NUL, which no local file name may hold; java.nio reports it unchecked, with the path
+      throw new PathIOException(dtapPath.toString(), "not a valid local path: " + e.getReason());
+    }
+  }
+
+  private void walk(Path dtapPath, String decodedBackendPath) throws IOException {
     String local = decodedBackendPath;
     int below = rootPrefix.length();
     if (!local.startsWith(rootPrefix) || (local.length() > below && local.charAt(below) != '/')) {
