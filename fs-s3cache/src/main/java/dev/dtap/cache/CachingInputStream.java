@@ -343,6 +343,9 @@ final class CachingInputStream extends FSInputStream
     if (len == 0) {
       return 0;
     }
+    // Hadoop's check lets a negative offset through when the length fits; the streams underneath
+    // refuse it with IndexOutOfBoundsException before reading, and so must the cache
+    java.util.Objects.checkFromIndexSize(off, len, buf.length);
     if (position >= length) {
       return -1;
     }
@@ -359,6 +362,9 @@ final class CachingInputStream extends FSInputStream
   @Override
   public void readFully(long position, byte[] buf, int off, int len) throws IOException {
     validatePositionedReadArgs(position, buf, off, len);
+    if (len > 0) {
+      java.util.Objects.checkFromIndexSize(off, len, buf.length);
+    }
     int done = 0;
     while (done < len) {
       int n = read(position + done, buf, off + done, len - done);
