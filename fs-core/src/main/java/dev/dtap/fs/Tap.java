@@ -1,5 +1,6 @@
 package dev.dtap.fs;
 
+import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.TapConfig;
 import dev.dtap.fs.spi.LocalityResolver;
 import dev.dtap.fs.spi.LocalityResolverFactory;
@@ -119,8 +120,10 @@ final class Tap implements TapContext, Closeable {
           new IOException(
               "Cannot open the backend of tap '"
                   + config.name()
-                  + "' ("
+                  + "' (a "
                   + config.root().getScheme()
+                  + " URI, set by "
+                  + DataTapKeys.TAP_URI.forTap(config.name())
                   + "): "
                   + translator.translate(e.toString())
                   + (root == e ? "" : "; cause: " + translator.translate(root.toString())));
