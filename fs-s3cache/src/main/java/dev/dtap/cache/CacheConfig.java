@@ -119,7 +119,10 @@ final class CacheConfig {
     } else {
       maxBytes = r.getBytes(CacheKeys.MAX_SIZE.name(), 0, page, Long.MAX_VALUE);
     }
-    long memory = r.getBytes(CacheKeys.MEMORY_SIZE.name(), 256L << 20, 0, 1L << 40);
+    // unset: 256 MiB, but never more than an eighth of this JVM's heap (a 512 MiB task JVM
+    // under 32 readers ran out of heap with a 256 MiB tier); a value set is honoured as it is
+    long memory =
+        r.getBytes(CacheKeys.MEMORY_SIZE.name(), Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 8), 0, 1L << 40);
     int prefetchPages = r.getInt(CacheKeys.PREFETCH_PAGES.name(), 4, 0, 256);
     int prefetchThreads = r.getInt(CacheKeys.PREFETCH_THREADS.name(), 4, 1, 256);
     long prefetchMemory = r.getBytes(CacheKeys.PREFETCH_MEMORY.name(), 64L << 20, page, 1L << 40);

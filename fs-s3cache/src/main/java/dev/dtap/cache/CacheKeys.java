@@ -31,7 +31,8 @@ public final class CacheKeys {
       ConfigKey.of(
           "fs.dtap.cache.memory.size",
           "256m",
-          "Heap for the in-memory page tier (W-TinyLFU, scan resistant); 0 turns it off.");
+          "Heap for the in-memory page tier (W-TinyLFU, scan resistant); 0 turns it off. Unset, at"
+              + " most an eighth of the JVM's maximum heap.");
 
   public static final ConfigKey PREFETCH_PAGES =
       ConfigKey.of(

@@ -276,6 +276,13 @@ final class CachingInputStream extends FSInputStream
           if (f != null) {
             f.completeExceptionally(e);
           }
+        } catch (Error e) {
+          // the reader waiting for this page must not wait forever (an OutOfMemoryError here
+          // hung 32 readers of a load test); it reads the page itself, and the error goes on
+          if (f != null) {
+            f.completeExceptionally(e);
+          }
+          throw e;
         } finally {
           store.unreserve(pageLength(index));
         }
