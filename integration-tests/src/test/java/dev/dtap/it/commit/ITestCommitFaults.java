@@ -48,8 +48,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ITestCommitFaults {
-  private static final int TASKS = 20;
-  private static final int FILES_PER_TASK = 10;
+  /** CI: 200 files from 20 tasks; the soak: -Ddtap.commit.tasks=100 -Ddtap.commit.files=100. */
+  private static final int TASKS = Integer.getInteger("dtap.commit.tasks", 20);
+  private static final int FILES_PER_TASK = Integer.getInteger("dtap.commit.files", 10);
   private static final int MAX_ATTEMPTS = 4;
 
   private MinioFixture minio;
@@ -199,7 +200,7 @@ class ITestCommitFaults {
         FileSystem fs = c.getWorkPath().getFileSystem(conf);
         Random random = new Random(task * 1000L + attempt);
         for (int f = 0; f < FILES_PER_TASK; f++) {
-          byte[] data = new byte[1 + random.nextInt(200_000)];
+          byte[] data = new byte[1 + random.nextInt(FILES_PER_TASK > 10 ? 20_000 : 200_000)];
           random.nextBytes(data);
           String name = "part-" + task + "-" + f;
           try (FSDataOutputStream out = fs.create(new Path(c.getWorkPath(), name), true)) {

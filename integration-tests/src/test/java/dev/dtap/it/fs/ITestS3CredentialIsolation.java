@@ -103,6 +103,34 @@ class ITestS3CredentialIsolation {
     }
   }
 
+  @Test
+  void aPageCachedForOneTapIsNeverServedToATapWhoseKeysCannotReadIt() throws Exception {
+    Configuration conf = conf();
+    java.io.File cacheDir = new java.io.File(dev.dtap.it.fixtures.RepoRoot.data(), "iso-cache-" + System.nanoTime());
+    conf.set("fs.dtap.cache.dirs", cacheDir.getAbsolutePath());
+    conf.set("fs.dtap.cache.scan.admission", "first-read");
+    conf.set("fs.dtap.cache.memory.size", "16m"); // the memory tier too: both are shared per JVM
+    for (String tap : new String[] {"a", "a-with-site-keys"}) {
+      conf.setBoolean("fs.dtap.tap." + tap + ".cache", true);
+    }
+    conf.setBoolean("fs.dtap.impl.disable.cache", true);
+    try (LogCapture logs = LogCapture.start();
+        FileSystem a = FileSystem.newInstance(URI.create("dtap://a/"), conf);
+        FileSystem siteKeys = FileSystem.newInstance(URI.create("dtap://a-with-site-keys/"), conf)) {
+      write(a, new Path("dtap://a/cached.txt"), "cached by a");
+      assertThat(read(a, new Path("dtap://a/cached.txt"))).isEqualTo("cached by a");
+      assertThat(read(a, new Path("dtap://a/cached.txt"))).isEqualTo("cached by a");
+      dev.dtap.cache.CacheAdmin.flushWrites();
+      assertThat(((org.apache.hadoop.fs.statistics.IOStatisticsSource) a).getIOStatistics().counters())
+          .as("tap a's reads went through the cache")
+          .containsKey("dtap_cache_hits");
+      // the same bucket and key through a tap whose keys (user B's) cannot read bucket A
+      Throwable denied = catchThrowable(() -> read(siteKeys, new Path("dtap://a-with-site-keys/cached.txt")));
+      assertThat(denied).as("the cached page must not answer a tap the store refuses").isInstanceOf(AccessDeniedException.class);
+      assertThat(logs.text()).doesNotContain(Canary.MARKER);
+    }
+  }
+
   private static Throwable catchThrowable(ThrowingRunnable r) {
     try {
       r.run();
