@@ -64,7 +64,7 @@ class ITestCommitFaults {
     minio = MinioFixture.get();
     bucket = minio.createBucket("commit-faults");
     proxy = ShapingProxy.forFaults(minio.endpoint());
-    log = ReliabilityLog.open("commits");
+    log = ReliabilityLog.open(TASKS == 20 && FILES_PER_TASK == 10 ? "commits" : "commits-soak");
   }
 
   @AfterAll
@@ -102,6 +102,10 @@ class ITestCommitFaults {
   })
   void theDestinationHoldsTheWholeJobOrNothingAndNoUploadIsLeft(
       String committer, String fault, int n, String end) throws Exception {
+    // the soak (-Ddtap.commit.tasks=100 -Ddtap.commit.files=100) runs the case only: 1 %
+    // resets through a job commit; the other cases show as skipped there, never in CI
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        TASKS == 20 || (fault.equals("RESET") && n == 100 && end.equals("commit")), "soak: 1 % resets only");
     int job = ++jobs;
     String tap = "cf" + job;
     Path dest = new Path("dtap://" + tap + "/job-" + job);

@@ -97,7 +97,7 @@ class ITestLoad {
     // the heap stayed bounded when no reader failed: an OutOfMemoryError is counted as an error
     // (this test found one, in the cache's readahead, before the memory tier's default followed
     // the heap); the figure is the sum of the heap pools' peaks, an upper bound
-    ReliabilityLog.open("load").row(
+    ReliabilityLog.open(SECONDS == 15 && MIB == 256 ? "load" : "load-soak").row(
         CLIENTS + " client processes x " + THREADS + " reader threads for " + SECONDS + " s over " + MIB
             + " MiB in MinIO, cache on",
         "load (sequential whole-object and random 8-range reads, mixed)",
