@@ -77,8 +77,7 @@ class ITestCommitFaults {
   private Configuration conf(String tap, String committer, boolean throughProxy) throws IOException {
     Configuration conf = minio.addTap(new Configuration(), tap, bucket, "out");
     if (throughProxy) {
-      conf.set("fs.dtap.tap." + tap + ".conf.fs.s3a.endpoint", proxy.endpoint().toString());
-      conf.set("fs.dtap.tap." + tap + ".conf.fs.s3a.retry.interval", "10ms");
+      proxy.route(conf, tap);
     }
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     conf.set("fs.dtap.committer.name", committer);
@@ -116,7 +115,7 @@ class ITestCommitFaults {
     Map<String, byte[]> written = new TreeMap<>();
     String outcome;
     long requestsBefore = proxy.requests();
-    long faultsBefore = injected();
+    long faultsBefore = proxy.faults().injectedTotal();
     boolean downInJobCommit = fault.equals("DOWN");
     if (!downInJobCommit) {
       proxy.faults().failEvery(Fault.valueOf(fault), n);
@@ -155,7 +154,7 @@ class ITestCommitFaults {
       proxy.faults().heal();
     }
     long requests = proxy.requests() - requestsBefore;
-    long faults = injected() - faultsBefore;
+    long faults = proxy.faults().injectedTotal() - faultsBefore;
 
     Map<String, byte[]> committed = committedFiles("out/job-" + job + "/");
     if (end.equals("abort") || committed.isEmpty()) {
@@ -183,13 +182,6 @@ class ITestCommitFaults {
         "0");
   }
 
-  private long injected() {
-    long n = 0;
-    for (Fault f : Fault.values()) {
-      n += proxy.faults().injected(f);
-    }
-    return n;
-  }
 
   /** Runs one task to a committed attempt, retrying failed attempts; returns the attempts retried. */
   private int runTask(Configuration conf, JobID id, Path dest, int task, Map<String, byte[]> written)

@@ -121,13 +121,7 @@ class ITestReadFaults {
   }
 
   private FileSystem newFs(boolean cache) throws IOException {
-    Configuration conf = minio.addTap(new Configuration(), "rf", bucket, "data");
-    String backend = "fs.dtap.tap.rf.conf.";
-    conf.set(backend + "fs.s3a.endpoint", proxy.endpoint().toString());
-    conf.set(backend + "fs.s3a.connection.timeout", "3000"); // what ends a swallowed request
-    conf.set(backend + "fs.s3a.connection.establish.timeout", "3000");
-    conf.set(backend + "fs.s3a.retry.interval", "10ms");
-    conf.set(backend + "fs.s3a.retry.throttle.interval", "10ms");
+    Configuration conf = proxy.route(minio.addTap(new Configuration(), "rf", bucket, "data"), "rf");
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     conf.setBoolean("fs.dtap.tap.rf.cache", cache);
     conf.set("fs.dtap.cache.dirs", cacheDir.getAbsolutePath());
@@ -156,10 +150,10 @@ class ITestReadFaults {
         CacheAdmin.flushWrites();
       }
       try {
-        long before = injectedSoFar();
+        long before = proxy.faults().injectedTotal();
         long requests = proxy.requests();
         read(fs, path, kind, expected, () -> injected.inject(proxy));
-        long hit = injectedSoFar() - before;
+        long hit = proxy.faults().injectedTotal() - before;
         outcome = "exact bytes; faults hit " + hit + " exchange(s), requests " + (proxy.requests() - requests);
       } catch (IOException e) {
         assertThat(chain(e)).as("the error names the dtap path").contains(path.toString());
@@ -181,13 +175,6 @@ class ITestReadFaults {
         "0");
   }
 
-  private long injectedSoFar() {
-    long n = 0;
-    for (Fault f : Fault.values()) {
-      n += proxy.faults().injected(f);
-    }
-    return n;
-  }
 
   private static String chain(Throwable e) {
     StringBuilder b = new StringBuilder();

@@ -112,12 +112,8 @@ class ITestWriteFaults {
   }
 
   private FileSystem newFs() throws IOException {
-    Configuration conf = minio.addTap(new Configuration(), "wf", bucket, "data");
+    Configuration conf = proxy.route(minio.addTap(new Configuration(), "wf", bucket, "data"), "wf");
     String backend = "fs.dtap.tap.wf.conf.";
-    conf.set(backend + "fs.s3a.endpoint", proxy.endpoint().toString());
-    conf.set(backend + "fs.s3a.connection.timeout", "3000"); // what ends a swallowed request
-    conf.set(backend + "fs.s3a.retry.interval", "10ms");
-    conf.set(backend + "fs.s3a.retry.throttle.interval", "10ms");
     conf.set(backend + "fs.s3a.multipart.size", "5M");
     conf.set(backend + "fs.s3a.fast.upload.buffer", "array");
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
