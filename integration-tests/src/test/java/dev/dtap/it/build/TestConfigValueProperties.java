@@ -49,7 +49,8 @@ class TestConfigValueProperties {
 
   @BeforeContainer
   static void setUp() throws IOException {
-    root = Files.createTempDirectory(RepoRoot.data().toPath(), "config-values-").toFile();
+    // a unit test: on a fresh clone no fixture has made the data directory yet
+    root = Files.createTempDirectory(Files.createDirectories(RepoRoot.data().toPath()), "config-values-").toFile();
     Files.write(new File(root, "f").toPath(), "some bytes\n".getBytes(StandardCharsets.UTF_8));
     keys = new ArrayList<>();
     keys.addAll(DataTapKeys.all());

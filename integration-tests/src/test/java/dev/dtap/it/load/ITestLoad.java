@@ -55,6 +55,7 @@ class ITestLoad {
       conf.set("fs.dtap.cache.max.size", "512m");
       conf.set("fs.dtap.tap.load.conf.fs.s3a.connection.maximum", Integer.toString(THREADS * 2));
       File xml = new File(RepoRoot.data(), "load-client-" + c + "-" + System.nanoTime() + ".xml");
+      java.nio.file.Files.createDirectories(xml.getParentFile().toPath());
       try (OutputStream out = new FileOutputStream(xml)) {
         conf.writeXml(out);
       }
@@ -70,6 +71,7 @@ class ITestLoad {
       cmd.add(Integer.toString(THREADS));
       cmd.add(Integer.toString(SECONDS));
       File out = new File(RepoRoot.logs(), "load-client-" + c + "-" + System.nanoTime() + ".out");
+      java.nio.file.Files.createDirectories(out.getParentFile().toPath());
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out);
       clients.add(pb.start());
       outputs.add(out);
