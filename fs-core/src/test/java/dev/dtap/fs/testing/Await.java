@@ -56,14 +56,15 @@ public final class Await {
    * @throws Exception what the probe throws
    */
   public static <T> T value(String what, Duration bound, Probe<T> probe) throws Exception {
-    long deadline = System.nanoTime() + bound.toNanos();
-    while (true) {
+    // the bound counts polls, not clock time: it only ends a run that would otherwise hang
+    long polls = Math.max(1, bound.toMillis() / POLL_MILLIS);
+    for (long poll = 0; ; poll++) {
       T v = probe.poll();
       if (v != null) {
         return v;
       }
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("Still waiting, after " + bound + ", for: " + what);
+      if (poll >= polls) {
+        throw new AssertionError("Still waiting, after " + polls + " polls (" + bound + "), for: " + what);
       }
       TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
     }
