@@ -42,7 +42,59 @@ public final class CommitRecovery {
     }
   }
 
+  /** One unfinished job found in a destination. Immutable. */
+  public static final class PendingJob {
+    /** The job's unique id. */
+    public final String jobUuid;
+    /** Whether its commit had begun (recovery would commit it forward). */
+    public final boolean commitBegun;
+    /** Task attempts with a journal. */
+    public final long taskAttempts;
+    /** Journaled uploads: each may be a pending multipart upload the store bills for. */
+    public final long journaledUploads;
+
+    PendingJob(String jobUuid, boolean commitBegun, long taskAttempts, long journaledUploads) {
+      this.jobUuid = jobUuid;
+      this.commitBegun = commitBegun;
+      this.taskAttempts = taskAttempts;
+      this.journaledUploads = journaledUploads;
+    }
+  }
+
+  /** What to do with each job found. */
+  private enum Mode {
+    RECOVER,
+    ABORT
+  }
+
   private CommitRecovery() {}
+
+  /**
+   * Lists the unfinished jobs in a destination: those whose directory is still there, running or
+   * left by a crashed driver. Changes nothing.
+   *
+   * @param dest the job's output directory, a dtap path
+   * @param conf the configuration with the tap's settings
+   * @return one entry per job
+   * @throws IOException if the destination is not on a tap with a multipart store, or listing fails
+   */
+  public static List<PendingJob> pending(Path dest, Configuration conf) throws IOException {
+    List<PendingJob> result = new ArrayList<>();
+    Jobs jobs = new Jobs(dest, conf, "Listing pending jobs");
+    while (jobs.hasNext()) {
+      CommitContext probe = jobs.next();
+      long attempts = 0;
+      long entries = 0;
+      JournalWalk walk = new JournalWalk(jobs.store, probe.layout.journalRoot());
+      while (walk.hasNext()) {
+        JournalWalk.TaskJournal tj = walk.next();
+        attempts += tj.entries.size();
+        entries += tj.size();
+      }
+      result.add(new PendingJob(probe.layout.uuid(), probe.intent().isPresent(), attempts, entries));
+    }
+    return result;
+  }
 
   /**
    * Recovers every job found under a destination.
@@ -55,42 +107,89 @@ public final class CommitRecovery {
    *     fails (it can be run again)
    */
   public static List<JobReport> recover(Path dest, Configuration conf, boolean dryRun) throws IOException {
-    FileSystem fs = dest.getFileSystem(conf);
-    CommitTap tap = CommitTap.of(fs, "Recovery");
-    MultipartStore store = tap.store("recovery");
-    Path qualified = fs.makeQualified(dest);
-    CommitterConfig config = CommitterConfig.parse(conf);
-    String destKey = tap.key(qualified);
+    return run(dest, conf, dryRun, Mode.RECOVER);
+  }
+
+  /**
+   * Aborts every job found under a destination, whether or not its commit had begun: uploads are
+   * aborted and the files a begun commit had made visible are removed, so the destination is left
+   * as it was before the jobs ran. Only for jobs that are no longer running.
+   *
+   * @param dest the job's output directory, a dtap path
+   * @param conf the configuration with the tap's settings
+   * @param dryRun report only
+   * @return one report per job found
+   * @throws IOException if the destination is not on a tap with a multipart store, or aborting
+   *     fails (it can be run again)
+   */
+  public static List<JobReport> abort(Path dest, Configuration conf, boolean dryRun) throws IOException {
+    return run(dest, conf, dryRun, Mode.ABORT);
+  }
+
+  private static List<JobReport> run(Path dest, Configuration conf, boolean dryRun, Mode mode) throws IOException {
     List<JobReport> reports = new ArrayList<>();
-    RemoteIterator<String> jobs = store.listChildPrefixes(destKey.isEmpty() ? "" : destKey + "/");
+    Jobs jobs = new Jobs(dest, conf, mode == Mode.RECOVER ? "Recovery" : "Abort");
     while (jobs.hasNext()) {
-      String prefix = jobs.next();
-      String name = prefix.substring(0, prefix.length() - 1);
-      name = name.substring(name.lastIndexOf('/') + 1);
-      if (!name.startsWith(JobLayout.JOB_DIR_PREFIX)) {
-        continue;
-      }
-      String uuid = name.substring(JobLayout.JOB_DIR_PREFIX.length());
-      JobLayout layout = new JobLayout(destKey, uuid);
-      CommitContext probe = new CommitContext(tap, store, layout, uuid, qualified, config, "recovery");
+      CommitContext probe = jobs.next();
+      String uuid = probe.layout.uuid();
       Optional<CommitIntent> intent = probe.intent();
+      boolean forward = mode == Mode.RECOVER && intent.isPresent();
       if (dryRun) {
         long entries = 0;
-        JournalWalk walk = new JournalWalk(store, layout.journalRoot());
+        JournalWalk walk = new JournalWalk(jobs.store, probe.layout.journalRoot());
         while (walk.hasNext()) {
           entries += walk.next().size();
         }
-        reports.add(new JobReport(uuid, intent.isPresent() ? "would be committed" : "would be aborted", 0, entries));
-        continue;
-      }
-      if (intent.isPresent()) {
-        CommitContext c = new CommitContext(tap, store, layout, intent.get().jobId(), qualified, config, "recovery");
+        reports.add(new JobReport(uuid, forward ? "would be committed" : "would be aborted", 0, entries));
+      } else if (forward) {
+        CommitContext c = new CommitContext(jobs.tap, jobs.store, probe.layout, intent.get().jobId(), jobs.dest, jobs.config, "recovery");
         CommitSummary s = new JobCommit(c).run();
         reports.add(new JobReport(uuid, "committed", s.files.get() - s.alreadyCompleted.get(), s.aborted.get()));
       } else {
-        reports.add(new JobReport(uuid, "aborted", 0, JobAbort.abort(probe, false)));
+        reports.add(new JobReport(uuid, "aborted", 0, JobAbort.abort(probe, intent.isPresent())));
       }
     }
     return reports;
+  }
+
+  /** The job directories under a destination, each as a context to probe. */
+  private static final class Jobs {
+    final CommitTap tap;
+    final MultipartStore store;
+    final Path dest;
+    final CommitterConfig config;
+    final String destKey;
+    final RemoteIterator<String> prefixes;
+    private CommitContext next;
+
+    Jobs(Path dest, Configuration conf, String what) throws IOException {
+      FileSystem fs = dest.getFileSystem(conf);
+      this.tap = CommitTap.of(fs, what);
+      this.store = tap.store("recovery");
+      this.dest = fs.makeQualified(dest);
+      this.config = CommitterConfig.parse(conf);
+      this.destKey = tap.key(this.dest);
+      this.prefixes = store.listChildPrefixes(destKey.isEmpty() ? "" : destKey + "/");
+    }
+
+    boolean hasNext() throws IOException {
+      while (next == null && prefixes.hasNext()) {
+        String prefix = prefixes.next();
+        String name = prefix.substring(0, prefix.length() - 1);
+        name = name.substring(name.lastIndexOf('/') + 1);
+        if (name.startsWith(JobLayout.JOB_DIR_PREFIX)) {
+          String uuid = name.substring(JobLayout.JOB_DIR_PREFIX.length());
+          JobLayout layout = new JobLayout(destKey, uuid);
+          next = new CommitContext(tap, store, layout, uuid, dest, config, "recovery");
+        }
+      }
+      return next != null;
+    }
+
+    CommitContext next() {
+      CommitContext c = next;
+      next = null;
+      return c;
+    }
   }
 }

@@ -1,37 +1,34 @@
 package dev.dtap.tools;
 
-import dev.dtap.commit.CommitRecovery;
-import dev.dtap.fs.config.DataTapConfig;
-import dev.dtap.fs.config.TapConfig;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
- * The {@code dtap} command: {@code hadoop jar dtap-hadoop-VERSION.jar <command>} or the {@code
- * bin/dtap} launcher. Hadoop's generic options ({@code -conf}, {@code -D}) apply.
+ * The {@code dtap} command: {@code hadoop jar dtap-hadoop-VERSION.jar <command>} or the
+ * repository's {@code ./dtap} launcher. Hadoop's generic options ({@code -conf}, {@code -D}) apply.
+ * Exit codes: 0 ok, 1 a problem found, 2 a usage error. Every command takes {@code --help}.
  *
- * <pre>
- *   dtap taps            list the configured taps (no secrets)
- *   dtap check TAP       open a tap, stat its root, list a few entries
- *   dtap committer recover [--dry-run] DEST
- *                        finish or abort the jobs crashed drivers left in DEST
- *   dtap version         print the dtap version
- * </pre>
+ * <p>Not thread-safe: one instance runs one command at a time.
  */
 public final class DtapTool extends Configured implements Tool {
+  /** Exit code of a run that found nothing wrong. */
+  static final int OK = 0;
+  /** Exit code of a run that found a problem (the output says which). */
+  static final int PROBLEM = 1;
+  /** Exit code of wrong arguments. */
+  static final int USAGE = 2;
+
   private final PrintStream out;
   private final PrintStream err;
+  private final Map<String, Command> commands = new LinkedHashMap<>();
 
   /** A tool printing to the standard streams. */
   public DtapTool() {
@@ -41,106 +38,116 @@ public final class DtapTool extends Configured implements Tool {
   DtapTool(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
+    for (Command c :
+        Arrays.asList(
+            new TapsCommand(),
+            new CheckCommand(),
+            new DoctorCommand(),
+            new CacheCommands.Stats(),
+            new CacheCommands.Ls(),
+            new CacheCommands.Evict(),
+            new CacheCommands.Warm(),
+            new LocalityExplainCommand(),
+            new CommitterCommands.Pending(),
+            new CommitterCommands.Abort(),
+            new CommitterCommands.Recover(),
+            new BenchReadCommand(),
+            new CnodeCommand(),
+            new VersionCommand())) {
+      commands.put(c.name(), c);
+    }
   }
 
   @Override
-  public int run(String[] args) throws Exception {
-    if (args.length == 0) {
-      return usage();
+  public int run(String[] args) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+      printCommands(args.length == 0 ? err : out, "");
+      return args.length == 0 ? USAGE : OK;
     }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    switch (args[0]) {
-      case "taps":
-        return taps();
-      case "check":
-        return rest.length == 1 ? check(rest[0]) : usage();
-      case "committer":
-        return rest.length >= 2 && rest[0].equals("recover") ? recover(Arrays.copyOfRange(rest, 1, rest.length)) : usage();
-      case "version":
-        out.println("dtap " + version());
-        return 0;
-      default:
-        err.println("dtap: unknown command '" + args[0] + "'");
-        return usage();
+    Command command = null;
+    int words = 0;
+    if (args.length >= 2) {
+      command = commands.get(args[0] + " " + args[1]);
+      words = 2;
     }
-  }
-
-  private int usage() {
-    err.println("Usage: dtap <command>");
-    err.println("  taps          list the configured taps");
-    err.println("  check <tap>   open a tap, stat its root and list a few entries");
-    err.println("  committer recover [--dry-run] <dtap://tap/dest>");
-    err.println("                commit forward the jobs whose commit had begun, abort the others;");
-    err.println("                only for jobs that are no longer running");
-    err.println("  version       print the dtap version");
-    return 2;
-  }
-
-  private int taps() throws IOException {
-    DataTapConfig config = DataTapConfig.parse(getConf(), Collections.emptyList());
-    if (config.tapNames().isEmpty()) {
-      out.println("No taps configured: add fs.dtap.tap.<name>.uri to core-site.xml");
-      return 1;
+    if (command == null) {
+      command = commands.get(args[0]);
+      words = 1;
     }
-    out.printf("%-20s %-8s %-6s %-8s %s%n", "TAP", "MODE", "CACHE", "LOCALITY", "ROOT");
-    for (TapConfig tap : config.taps().values()) {
-      out.printf(
-          "%-20s %-8s %-6s %-8s %s%s%n",
-          tap.name(),
-          tap.readOnly() ? "ro" : "rw",
-          tap.cacheEnabled() ? "on" : "off",
-          tap.localityEnabled() ? "on" : "off",
-          tap.root(),
-          tap.backendOverrides().isEmpty()
-              ? ""
-              : "  (own settings: " + tap.backendOverrides().keySet() + ")");
-    }
-    for (java.util.Map.Entry<String, dev.dtap.fs.config.InvalidConfigurationException> e :
-        config.invalidTaps().entrySet()) {
-      out.printf("%-20s %-8s %s%n", e.getKey(), "INVALID", e.getValue().getMessage());
-    }
-    return config.invalidTaps().isEmpty() ? 0 : 1;
-  }
-
-  private int check(String tap) {
-    Configuration conf = new Configuration(getConf());
-    conf.setBoolean("fs.dtap.impl.disable.cache", true);
-    URI uri = URI.create("dtap://" + tap + "/");
-    try (FileSystem fs = FileSystem.newInstance(uri, conf)) {
-      FileStatus root = fs.getFileStatus(new Path(uri));
-      out.println("tap " + tap + ": root " + root.getPath() + " is a directory: " + root.isDirectory());
-      FileStatus[] entries = fs.listStatus(new Path(uri));
-      out.println("entries: " + entries.length);
-      for (int i = 0; i < Math.min(entries.length, 10); i++) {
-        FileStatus e = entries[i];
-        out.printf("  %s %12d %s%n", e.isDirectory() ? "d" : "-", e.getLen(), e.getPath());
+    if (command == null) {
+      String group = args[0] + " ";
+      boolean isGroup = commands.keySet().stream().anyMatch(n -> n.startsWith(group));
+      boolean help = args.length >= 2 && args[1].equals("--help");
+      if (isGroup && help) {
+        printCommands(out, group);
+        return OK;
       }
-      return 0;
-    } catch (IOException | RuntimeException e) {
-      err.println("tap " + tap + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
-      return 1;
+      err.println(
+          isGroup
+              ? "dtap " + args[0] + ": " + (args.length < 2 ? "which one?" : "unknown command '" + args[1] + "'")
+              : "dtap: unknown command '" + args[0] + "'");
+      printCommands(err, isGroup ? group : "");
+      return USAGE;
     }
-  }
-
-  private int recover(String[] args) {
-    boolean dryRun = args.length == 2 && args[0].equals("--dry-run");
-    if (args.length != 1 && !dryRun) {
-      return usage();
-    }
-    Path dest = new Path(args[args.length - 1]);
+    String[] rest = Arrays.copyOfRange(args, words, args.length);
     try {
-      List<CommitRecovery.JobReport> reports = CommitRecovery.recover(dest, getConf(), dryRun);
-      if (reports.isEmpty()) {
-        out.println("No unfinished jobs in " + dest);
+      Invocation in = new Invocation(command, rest, getConf(), out, err);
+      if (in.has("--help")) {
+        out.print(help(command));
+        return OK;
       }
-      for (CommitRecovery.JobReport r : reports) {
-        out.println(r);
-      }
-      return 0;
-    } catch (IOException | RuntimeException e) {
-      err.println("recover " + dest + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
-      return 1;
+      return command.run(in);
+    } catch (UsageException e) {
+      err.println("dtap " + command.name() + ": " + e.getMessage());
+      err.print(help(command));
+      return USAGE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("dtap " + command.name() + ": interrupted");
+      return PROBLEM;
+    } catch (Exception e) {
+      err.println("dtap " + command.name() + ": " + describe(e));
+      return PROBLEM;
     }
+  }
+
+  /** An exception for people: its type and message, never a stack trace. */
+  static String describe(Throwable e) {
+    String m = e.getMessage();
+    return e.getClass().getSimpleName() + (m == null ? "" : ": " + m.split("\n", 2)[0]);
+  }
+
+  private static String help(Command c) {
+    StringBuilder b = new StringBuilder();
+    b.append("Usage: dtap ").append(c.name());
+    if (!c.arguments().isEmpty()) {
+      b.append(' ').append(c.arguments());
+    }
+    b.append("\n  ").append(c.summary()).append('\n');
+    if (!c.details().isEmpty()) {
+      for (String line : c.details().split("\n")) {
+        b.append("  ").append(line).append('\n');
+      }
+    }
+    b.append("Exit codes: 0 ok, 1 a problem found, 2 a usage error.\n");
+    return b.toString();
+  }
+
+  private void printCommands(PrintStream to, String group) {
+    to.println("Usage: dtap [-conf <file>] [-D <key=value>] <command> [--help] ...");
+    List<String[]> lines = new ArrayList<>();
+    int width = 0;
+    for (Command c : commands.values()) {
+      if (c.name().startsWith(group)) {
+        String synopsis = c.name() + (c.arguments().isEmpty() ? "" : " " + c.arguments());
+        lines.add(new String[] {synopsis, c.summary()});
+        width = Math.max(width, synopsis.length());
+      }
+    }
+    for (String[] l : lines) {
+      to.printf("  %-" + width + "s  %s%n", l[0], l[1]);
+    }
+    to.println("Exit codes: 0 ok, 1 a problem found, 2 a usage error.");
   }
 
   static String version() {
@@ -152,7 +159,7 @@ public final class DtapTool extends Configured implements Tool {
    * Entry point.
    *
    * @param args command and arguments
-   * @throws Exception on unexpected failure
+   * @throws Exception if Hadoop's generic options cannot be parsed
    */
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new Configuration(), new DtapTool(), args));

@@ -4,35 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.Canary;
 import dev.dtap.fs.testing.LocalTaps;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 
 class TestDtapTool {
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final ToolHarness tool = new ToolHarness();
 
   private int run(Configuration conf, String... args) throws Exception {
-    out.reset();
-    err.reset();
-    return ToolRunner.run(
-        conf,
-        new DtapTool(
-            new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8")),
-        args);
+    return tool.run(conf, args);
   }
 
   private String out() {
-    return new String(out.toByteArray(), StandardCharsets.UTF_8);
+    return tool.out();
   }
 
   private String err() {
-    return new String(err.toByteArray(), StandardCharsets.UTF_8);
+    return tool.err();
   }
 
   @Test
@@ -61,8 +51,8 @@ class TestDtapTool {
     Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", root);
     assertThat(run(conf, "committer", "recover", "dtap://lake/out")).isEqualTo(1);
     assertThat(err()).contains("tap 'lake' is file://").contains("fs.dtap.committer.name=file");
-    assertThat(run(conf, "committer", "recover", "file:///tmp/out")).isEqualTo(1);
-    assertThat(err()).contains("dtap:// destinations");
+    assertThat(run(conf, "committer", "recover", "file:///tmp/out")).as("a usage error").isEqualTo(2);
+    assertThat(err()).contains("expected a dtap://<tap>/<path> path, got 'file:///tmp/out'");
     assertThat(run(conf, "committer", "recover")).isEqualTo(2);
     assertThat(err()).contains("committer recover [--dry-run]");
   }

@@ -91,14 +91,23 @@ final class DiskTier {
     for (int i = 0; i < dirs.size(); i++) {
       Path d = dirs.get(i);
       createPrivateDirectory(d);
-      quota[i] =
-          config.maxBytes() > 0
-              ? config.maxBytes() / dirs.size()
-              : Files.getFileStore(d).getTotalSpace() / 100 * config.maxPercent();
+      quota[i] = quotaOf(config, d);
     }
   }
 
-  private static void createPrivateDirectory(Path d) throws IOException {
+  /**
+   * The bytes of pages one directory may hold: its share of the configured size, or the configured
+   * percentage of its filesystem.
+   *
+   * @throws IOException if the directory's filesystem cannot be measured
+   */
+  static long quotaOf(CacheConfig config, Path dir) throws IOException {
+    return config.maxBytes() > 0
+        ? config.maxBytes() / config.dirs().size()
+        : Files.getFileStore(dir).getTotalSpace() / 100 * config.maxPercent();
+  }
+
+  static void createPrivateDirectory(Path d) throws IOException {
     if (!Files.isDirectory(d)) {
       try {
         Files.createDirectories(d, DIR_ATTR);

@@ -5,8 +5,10 @@ import dev.dtap.fs.spi.ReadCache;
 import dev.dtap.fs.spi.TapContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
@@ -16,15 +18,17 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  *
  * <p>Thread-safe.
  */
-final class DtapReadCache implements ReadCache, IOStatisticsSource {
+final class DtapReadCache implements ReadCache, IOStatisticsSource, TapCacheAdmin {
   private final TapContext tap;
   private final PageStore store;
   private final CacheCounters counters;
+  private final PageInspector admin;
 
   DtapReadCache(TapContext tap, PageStore store) {
     this.tap = tap;
     this.store = store;
     this.counters = new CacheCounters(null, null);
+    this.admin = new PageInspector(tap, store);
   }
 
   @Override
@@ -48,6 +52,31 @@ final class DtapReadCache implements ReadCache, IOStatisticsSource {
   /** @return the JVM's page store, for tests and benchmarks in this package */
   PageStore store() {
     return store;
+  }
+
+  @Override
+  public CachedFile inspect(Path dtapPath) throws IOException {
+    return admin.inspect(dtapPath);
+  }
+
+  @Override
+  public CachedFile evict(Path dtapPath) throws IOException {
+    return admin.evict(dtapPath);
+  }
+
+  @Override
+  public List<CacheDirectory> directories() {
+    return admin.directories();
+  }
+
+  @Override
+  public void awaitWrites() throws InterruptedException {
+    admin.awaitWrites();
+  }
+
+  @Override
+  public int pageSize() {
+    return admin.pageSize();
   }
 
   @Override

@@ -285,6 +285,19 @@ final class PageStore {
     }
   }
 
+  /** @return whether this JVM holds a page in memory (or queued for the disk) */
+  boolean inMemory(PageKey key) {
+    return memoryGet(key) != null;
+  }
+
+  /** Drops a page from memory and disk; call {@link #flush()} first so no queued write re-adds it. */
+  void forget(PageKey key) {
+    if (memory != null) {
+      memory.invalidate(key);
+    }
+    disk.delete(key);
+  }
+
   /** @return whether a page is known to be available without a backend read */
   boolean isCachedOrLoading(PageKey key) {
     return inflight.containsKey(key) || memoryGet(key) != null || disk.index().contains(key);

@@ -3,6 +3,9 @@ package dev.dtap.locality;
 import dev.dtap.fs.spi.LocalityResolver;
 import dev.dtap.fs.spi.TapContext;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.fs.BlockLocation;
@@ -22,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class HashingLocalityResolver implements LocalityResolver, IOStatisticsSource {
+final class HashingLocalityResolver
+    implements LocalityResolver, IOStatisticsSource, TapLocalityAdmin {
   private static final Logger LOG = LoggerFactory.getLogger(HashingLocalityResolver.class);
   private static final String[] NO_HOSTS = new String[0];
 
@@ -146,6 +150,32 @@ final class HashingLocalityResolver implements LocalityResolver, IOStatisticsSou
       hosts[i] = m.host(owners[i]);
     }
     return hosts;
+  }
+
+  @Override
+  public void refreshMembership(Duration timeout) throws IOException {
+    tracker.refreshNow(timeout);
+  }
+
+  @Override
+  public String membershipSource() {
+    return tracker.source();
+  }
+
+  @Override
+  public long membershipAgeMillis() {
+    return tracker.ageMillis();
+  }
+
+  @Override
+  public List<String> hosts() {
+    Membership m = tracker.peek();
+    return m == null ? Collections.emptyList() : m.hosts();
+  }
+
+  @Override
+  public long placementBlockSize() {
+    return config.blockSize();
   }
 
   @Override

@@ -6,9 +6,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
@@ -42,7 +46,8 @@ final class MembershipTracker implements Closeable {
   private int references;
   private volatile boolean failing;
   private Set<String> lastHosts;
-  private long lastRefreshNanos;
+  private volatile long lastRefreshNanos;
+  private volatile String lastError;
 
   private MembershipTracker(String key, MembershipProvider provider, int vnodes, long refreshMillis) {
     this.key = key;
@@ -108,25 +113,10 @@ final class MembershipTracker implements Closeable {
   /** Reads the provider once and swaps in a new membership when the hosts changed. */
   void refresh() {
     try {
-      Set<String> hosts = new HashSet<>(provider.hosts());
-      refreshes.incrementAndGet();
-      lastRefreshNanos = System.nanoTime();
-      if (!hosts.equals(lastHosts)) {
-        Membership m = Membership.of(hosts, vnodes, provider.describe());
-        if (m.size() == 0) {
-          LOG.warn("dtap locality: {} lists no hosts; keeping the previous membership", provider.describe());
-        } else {
-          Membership previous = current.getAndSet(m);
-          lastHosts = hosts;
-          LOG.info("dtap locality: membership is now {} (was {})", m, previous == null ? "unknown" : previous);
-        }
-      }
-      if (failing) {
-        failing = false;
-        LOG.info("dtap locality: {} answers again", provider.describe());
-      }
+      refreshOrThrow();
     } catch (IOException | RuntimeException | LinkageError e) {
       failures.incrementAndGet();
+      lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
       if (!failing) {
         failing = true;
         LOG.warn(
@@ -136,6 +126,75 @@ final class MembershipTracker implements Closeable {
             current.get() == null ? "the fallback" : "the last membership");
       }
     }
+  }
+
+  private void refreshOrThrow() throws IOException {
+    Set<String> hosts = new HashSet<>(provider.hosts());
+    refreshes.incrementAndGet();
+    lastRefreshNanos = System.nanoTime();
+    if (!hosts.equals(lastHosts)) {
+      Membership m = Membership.of(hosts, vnodes, provider.describe());
+      if (m.size() == 0) {
+        LOG.warn("dtap locality: {} lists no hosts; keeping the previous membership", provider.describe());
+      } else {
+        Membership previous = current.getAndSet(m);
+        lastHosts = hosts;
+        LOG.info("dtap locality: membership is now {} (was {})", m, previous == null ? "unknown" : previous);
+      }
+    }
+    lastError = null;
+    if (failing) {
+      failing = false;
+      LOG.info("dtap locality: {} answers again", provider.describe());
+    }
+  }
+
+  /**
+   * Reads the source now, on the refresh thread (the only thread that calls the provider), and
+   * waits for the answer: for operators' tools that report the membership a fresh JVM sees.
+   *
+   * @param timeout how long to wait
+   * @throws IOException if the source cannot be read (the message says why) or does not answer in
+   *     time
+   */
+  void refreshNow(Duration timeout) throws IOException {
+    Future<?> f =
+        executor.submit(
+            () -> {
+              refresh();
+              return null;
+            });
+    try {
+      f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted reading " + provider.describe());
+    } catch (ExecutionException e) {
+      throw new IOException("cannot read " + provider.describe() + ": " + e.getCause(), e.getCause());
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw new IOException(provider.describe() + " did not answer within " + timeout);
+    }
+    String error = lastError;
+    if (error != null) {
+      throw new IOException("cannot read membership from " + provider.describe() + ": " + error);
+    }
+  }
+
+  /** @return what the membership comes from, e.g. the ResourceManager's address */
+  String source() {
+    return provider.describe();
+  }
+
+  /** @return milliseconds since the source last answered, or -1 when it never did */
+  long ageMillis() {
+    long at = lastRefreshNanos;
+    return at == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - at);
+  }
+
+  /** @return the membership without counting a lookup, or null before it is known */
+  Membership peek() {
+    return current.get();
   }
 
   /**
