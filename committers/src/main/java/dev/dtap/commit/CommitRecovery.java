@@ -145,8 +145,10 @@ public final class CommitRecovery {
         CommitContext c = new CommitContext(jobs.tap, jobs.store, probe.layout, intent.get().jobId(), jobs.dest, jobs.config, "recovery");
         CommitSummary s = new JobCommit(c).run();
         reports.add(new JobReport(uuid, "committed", s.files.get() - s.alreadyCompleted.get(), s.aborted.get()));
+        jobs.tap.metrics().jobRecovered();
       } else {
         reports.add(new JobReport(uuid, "aborted", 0, JobAbort.abort(probe, intent.isPresent())));
+        jobs.tap.metrics().jobRecovered();
       }
     }
     return reports;

@@ -42,8 +42,9 @@ final class CommitTap implements OutputHook {
    * writer's (one more request per file).
    */
   private final boolean recordClose;
-  private MultipartStore store;
+  private volatile MultipartStore store;
   private boolean closed;
+  private final CommitterMetrics metrics;
 
   /**
    * @param tap the tap
@@ -63,6 +64,18 @@ final class CommitTap implements OutputHook {
       }
     }
     this.factory = serving;
+    this.metrics =
+        new CommitterMetrics(
+            () -> {
+              MultipartStore s = store;
+              return s == null ? null : s.statistics();
+            });
+    tap.addStatisticsSource(metrics);
+  }
+
+  /** @return the committers' counters of this tap */
+  CommitterMetrics metrics() {
+    return metrics;
   }
 
   /** @return every store factory registered in this class loader */

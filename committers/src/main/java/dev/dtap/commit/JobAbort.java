@@ -58,6 +58,7 @@ final class JobAbort {
       work.await();
     }
     c.deleteJobDir();
+    c.tap.metrics().jobAborted();
     LOG.info("Aborted job {} in {}: {} pending uploads aborted", c.layout.uuid(), c.dest, aborted[0]);
     return aborted[0];
   }

@@ -77,6 +77,7 @@ final class JobCommit {
     c.deleteJobDir();
     CommitSteps.reached(CommitSteps.CLEANED, 0);
     LOG.info("Committed job {} into {}: {}", c.layout.uuid(), c.dest, summary);
+    c.tap.metrics().jobCommitted();
     return summary;
   }
 

@@ -1,6 +1,7 @@
 package dev.dtap.fs;
 
 import java.io.IOException;
+import java.util.function.IntConsumer;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileRange;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
@@ -41,17 +41,17 @@ class DataTapInputStream extends FSInputStream
     implements CanUnbuffer, CanSetReadahead, CanSetDropBehind, StreamCapabilities, IOStatisticsSource {
   private final FSDataInputStream in;
   private final ExceptionTranslator errors;
-  private final FileSystem.Statistics statistics;
+  private final IntConsumer bytesRead;
   private final String description;
 
   private DataTapInputStream(
       FSDataInputStream in,
       ExceptionTranslator errors,
-      FileSystem.Statistics statistics,
+      IntConsumer bytesRead,
       String description) {
     this.in = in;
     this.errors = errors;
-    this.statistics = statistics;
+    this.bytesRead = bytesRead;
     this.description = description;
   }
 
@@ -61,44 +61,44 @@ class DataTapInputStream extends FSInputStream
    *
    * @param in the stream underneath
    * @param errors rewrites its exceptions
-   * @param statistics the dtap scheme's statistics, or null
+   * @param bytesRead counts the bytes read (the scheme's and the tap's statistics)
    * @param description the dtap path, for messages
    * @return the tap's stream
    */
   static DataTapInputStream open(
-      FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
+      FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
     boolean buffers = serves(in, ByteBufferReadable.class);
     boolean positioned = serves(in, ByteBufferPositionedReadable.class);
     if (buffers && positioned) {
-      return new AllByteBuffers(in, errors, statistics, description);
+      return new AllByteBuffers(in, errors, bytesRead, description);
     } else if (buffers) {
-      return new ByteBuffers(in, errors, statistics, description);
+      return new ByteBuffers(in, errors, bytesRead, description);
     } else if (positioned) {
-      return new PositionedByteBuffers(in, errors, statistics, description);
+      return new PositionedByteBuffers(in, errors, bytesRead, description);
     }
-    return new DataTapInputStream(in, errors, statistics, description);
+    return new DataTapInputStream(in, errors, bytesRead, description);
   }
 
   /** A tap's stream over one that serves byte-buffer reads. */
   static final class ByteBuffers extends DataTapInputStream implements ByteBufferReadable {
-    ByteBuffers(FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
-      super(in, errors, statistics, description);
+    ByteBuffers(FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
+      super(in, errors, bytesRead, description);
     }
   }
 
   /** A tap's stream over one that serves positioned byte-buffer reads. */
   static final class PositionedByteBuffers extends DataTapInputStream implements ByteBufferPositionedReadable {
     PositionedByteBuffers(
-        FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
-      super(in, errors, statistics, description);
+        FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
+      super(in, errors, bytesRead, description);
     }
   }
 
   /** A tap's stream over one that serves both kinds of byte-buffer reads. */
   static final class AllByteBuffers extends DataTapInputStream
       implements ByteBufferReadable, ByteBufferPositionedReadable {
-    AllByteBuffers(FSDataInputStream in, ExceptionTranslator errors, FileSystem.Statistics statistics, String description) {
-      super(in, errors, statistics, description);
+    AllByteBuffers(FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
+      super(in, errors, bytesRead, description);
     }
   }
 
@@ -108,8 +108,8 @@ class DataTapInputStream extends FSInputStream
   }
 
   private void count(int n) {
-    if (n > 0 && statistics != null) {
-      statistics.incrementBytesRead(n);
+    if (n > 0) {
+      bytesRead.accept(n);
     }
   }
 

@@ -21,11 +21,13 @@ final class DataTapOutputStream extends OutputStream
     implements Syncable, StreamCapabilities, IOStatisticsSource, Abortable, CanSetDropBehind {
   private final FSDataOutputStream out;
   private final ExceptionTranslator errors;
+  private final TapTraffic traffic;
   private final String description;
 
-  DataTapOutputStream(FSDataOutputStream out, ExceptionTranslator errors, String description) {
+  DataTapOutputStream(FSDataOutputStream out, ExceptionTranslator errors, TapTraffic traffic, String description) {
     this.out = out;
     this.errors = errors;
+    this.traffic = traffic;
     this.description = description;
   }
 
@@ -33,6 +35,7 @@ final class DataTapOutputStream extends OutputStream
   public void write(int b) throws IOException {
     try {
       out.write(b);
+      traffic.written(1);
     } catch (IOException e) {
       throw errors.translate(e, description);
     }
@@ -42,6 +45,7 @@ final class DataTapOutputStream extends OutputStream
   public void write(byte[] b, int off, int len) throws IOException {
     try {
       out.write(b, off, len);
+      traffic.written(len);
     } catch (IOException e) {
       throw errors.translate(e, description);
     }

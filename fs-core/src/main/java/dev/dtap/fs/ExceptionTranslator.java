@@ -43,11 +43,22 @@ final class ExceptionTranslator {
   private static final List<String> OBJECT_STORES = Arrays.asList("s3a", "s3", "s3n", "gs", "oss");
 
   private final String tap;
+  private final Runnable onFailure;
   private final Pattern rootPattern;
   private final Pattern backendPattern;
 
   ExceptionTranslator(String tap, URI backendRoot) {
+    this(tap, backendRoot, () -> {});
+  }
+
+  /**
+   * A translator that also reports each backend failure it sees.
+   *
+   * @param onFailure run once per translated exception other than {@link FileNotFoundException}
+   */
+  ExceptionTranslator(String tap, URI backendRoot, Runnable onFailure) {
     this.tap = tap;
+    this.onFailure = onFailure;
     String scheme = Pattern.quote(backendRoot.getScheme());
     String authority = backendRoot.getAuthority() == null ? "" : backendRoot.getAuthority();
     String rootPath = backendRoot.getPath() == null ? "" : backendRoot.getPath();
@@ -99,6 +110,9 @@ final class ExceptionTranslator {
    * @return {@code e} itself when it shows no backend location, else a rewritten copy
    */
   IOException translate(IOException e) {
+    if (!(e instanceof FileNotFoundException)) {
+      onFailure.run();
+    }
     Throwable t = translate(e, 0);
     return (IOException) t;
   }

@@ -116,12 +116,23 @@ final class OpContext {
   }
 
   FSDataInputStream wrapIn(FSDataInputStream in, Path p) {
-    return new FSDataInputStream(DataTapInputStream.open(in, tap.errors(), statistics, p.toString()));
+    TapTraffic traffic = tap.traffic();
+    return new FSDataInputStream(
+        DataTapInputStream.open(
+            in,
+            tap.errors(),
+            n -> {
+              if (statistics != null) {
+                statistics.incrementBytesRead(n);
+              }
+              traffic.read(n);
+            },
+            p.toString()));
   }
 
   FSDataOutputStream wrapOut(FSDataOutputStream out, Path p) throws IOException {
     return new FSDataOutputStream(
-        new DataTapOutputStream(out, tap.errors(), p.toString()), statistics, out.getPos());
+        new DataTapOutputStream(out, tap.errors(), tap.traffic(), p.toString()), statistics, out.getPos());
   }
 
   /** The tap root always exists, even before anything was written under a fresh prefix. */

@@ -47,6 +47,7 @@ final class Tap implements TapContext, Closeable {
   private final SymlinkGuard symlinks;
   private final LocalMetadata local;
   private final ExceptionTranslator errors;
+  private final TapTraffic traffic = new TapTraffic();
   private final DataTapStatistics statistics;
   private final ReadCache cache;
   private final LocalityResolver locality;
@@ -66,13 +67,14 @@ final class Tap implements TapContext, Closeable {
     this.backendConf = backendConf;
     this.backend = backend;
     this.mapper = new PathMapper(config.name(), qualifiedRoot);
-    this.errors = new ExceptionTranslator(config.name(), qualifiedRoot);
+    this.errors = new ExceptionTranslator(config.name(), qualifiedRoot, traffic::error);
     this.symlinks =
         config.checkSymlinks() && "file".equalsIgnoreCase(qualifiedRoot.getScheme())
             ? new SymlinkGuard(config.name(), mapper.rootPath())
             : null;
     this.local = LocalMetadata.forBackend(backend, new Path(qualifiedRoot));
     this.statistics = statistics;
+    statistics.addSource(traffic);
     if (backend instanceof IOStatisticsSource) {
       statistics.addSource((IOStatisticsSource) backend);
     }
@@ -224,6 +226,11 @@ final class Tap implements TapContext, Closeable {
 
   PathMapper mapper() {
     return mapper;
+  }
+
+  /** @return the tap's byte and failure counters */
+  TapTraffic traffic() {
+    return traffic;
   }
 
   ExceptionTranslator errors() {

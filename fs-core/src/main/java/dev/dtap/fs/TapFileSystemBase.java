@@ -1,6 +1,8 @@
 package dev.dtap.fs;
 
 import dev.dtap.fs.config.DataTapConfig;
+import dev.dtap.fs.config.DataTapKeys;
+import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.TapConfig;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -62,6 +64,7 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
   WriteOperations writes;
   AttributeOperations attributes;
   OpContext ctx;
+  private TapMetrics metrics;
 
   TapFileSystemBase(BackendOpener opener) {
     this.opener = opener;
@@ -105,6 +108,9 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
     this.uri = URI.create(DataTapFileSystem.SCHEME + "://" + tapName);
     this.user = UserGroupInformation.getCurrentUser().getShortUserName();
     this.tap = Tap.open(tapConfig, conf, iostats, extensions, opener);
+    if (new ConfigReader(conf).getBoolean(DataTapKeys.METRICS_ENABLED.name(), true)) {
+      this.metrics = TapMetrics.register(tapName, iostats);
+    }
     this.ctx = new OpContext(this, tap, statistics, iostats, user);
     this.reads = new ReadOperations(ctx);
     this.listings = new ListingOperations(ctx);
@@ -419,6 +425,10 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
     try {
       super.close();
     } finally {
+      TapMetrics m = metrics;
+      if (m != null) {
+        m.unregister();
+      }
       Tap t = tap;
       if (t != null) {
         Configuration c = getConf();

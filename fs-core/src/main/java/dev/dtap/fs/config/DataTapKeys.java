@@ -80,6 +80,15 @@ public final class DataTapKeys {
           "false",
           "Default of fs.dtap.tap.<name>.locality for every tap.");
 
+  /** Whether each filesystem publishes its counters as a Hadoop metrics2 source. */
+  public static final ConfigKey METRICS_ENABLED =
+      ConfigKey.of(
+          "fs.dtap.metrics.enabled",
+          "true",
+          "true publishes each dtap filesystem's counters (operations, bytes, errors, cache,"
+              + " locality, committers) as a Hadoop metrics2 source, visible in JMX as"
+              + " Hadoop:service=dtap,name=DtapFileSystem-<tap>-<n>.");
+
   /** Whether symlinks under a local tap root are checked for containment. */
   public static final ConfigKey TAP_CHECK_SYMLINKS =
       ConfigKey.of(
@@ -100,7 +109,8 @@ public final class DataTapKeys {
               CACHE_ENABLED,
               TAP_LOCALITY,
               LOCALITY_ENABLED,
-              TAP_CHECK_SYMLINKS));
+              TAP_CHECK_SYMLINKS,
+              METRICS_ENABLED));
 
   private DataTapKeys() {}
 
