@@ -14,7 +14,7 @@ final class CommitterConfig {
   static final String REMOVED_PART_TRANSPORT = "fs.dtap.committer.part.transport";
 
   /** The output layout of the staging committer. */
-  private enum Layout {
+  enum Layout {
     DIRECTORY,
     PARTITIONED
   }
@@ -69,18 +69,18 @@ final class CommitterConfig {
    */
   static CommitterConfig parse(Configuration conf) throws InvalidConfigurationException {
     ConfigReader r = new ConfigReader(conf);
-    Name name = r.getEnum(CommitterKeys.NAME.name(), Name.class, null);
-    ConflictMode mode = r.getEnum(CommitterKeys.CONFLICT_MODE.name(), ConflictMode.class, ConflictMode.APPEND);
+    Name name = CommitterKeys.NAME.get(conf);
+    ConflictMode mode = CommitterKeys.CONFLICT_MODE.get(conf);
     boolean partitioned =
-        r.getEnum(CommitterKeys.LAYOUT.name(), Layout.class, Layout.DIRECTORY) == Layout.PARTITIONED;
-    int threads = r.getInt(CommitterKeys.THREADS.name(), 32, 1, 1024);
+        CommitterKeys.LAYOUT.get(conf) == Layout.PARTITIONED;
+    int threads = CommitterKeys.THREADS.get(conf);
     // at most 1 GiB: a magic stream buffers a part in one array
-    long partSize = r.getBytes(CommitterKeys.PART_SIZE.name(), 8L << 20, 5L << 20, 1L << 30);
-    int activeParts = r.getInt(CommitterKeys.ACTIVE_PARTS.name(), 2, 1, 64);
-    String dir = r.get(CommitterKeys.STAGING_DIR.name());
+    long partSize = CommitterKeys.PART_SIZE.get(conf);
+    int activeParts = CommitterKeys.ACTIVE_PARTS.get(conf);
+    String dir = CommitterKeys.STAGING_DIR.get(conf);
     File stagingDir = new File(dir != null ? dir : conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-staging");
     boolean markSuccess = r.getBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", true);
-    String uuid = r.get(CommitterKeys.UUID.name());
+    String uuid = CommitterKeys.UUID.get(conf);
     if (uuid != null && !isJobId(uuid)) {
       throw new InvalidConfigurationException(
           "Invalid value '" + uuid + "' for " + CommitterKeys.UUID.name() + ": use 1-128 letters, digits, '.', '_' or '-'");
@@ -91,9 +91,9 @@ final class CommitterConfig {
     }
     StoreOptions store =
         new StoreOptions(
-            r.getBoolean(CommitterKeys.CONDITIONAL_PUT.name(), true),
-            r.getBoolean(CommitterKeys.SIGNED_PAYLOAD.name(), true),
-            r.getEnum(CommitterKeys.TRANSPORT.name(), StoreOptions.Transport.class, StoreOptions.Transport.AUTO));
+            CommitterKeys.CONDITIONAL_PUT.get(conf),
+            CommitterKeys.SIGNED_PAYLOAD.get(conf),
+            CommitterKeys.TRANSPORT.get(conf));
     return new CommitterConfig(
         name, mode, partitioned, threads, partSize, activeParts, stagingDir, markSuccess, uuid, store);
   }

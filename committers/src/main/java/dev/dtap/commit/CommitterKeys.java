@@ -1,5 +1,6 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.store.StoreOptions;
 import dev.dtap.fs.config.ConfigKey;
 import java.util.Arrays;
 import java.util.Collections;
@@ -7,65 +8,75 @@ import java.util.List;
 
 /** Every configuration key the committers read; documented in docs/configuration.md. */
 public final class CommitterKeys {
-  public static final ConfigKey NAME =
-      ConfigKey.of(
-          "fs.dtap.committer.name",
-          "(by backend)",
-          "magic, staging or file. Unset: magic on taps whose backend has multipart uploads (S3),"
-              + " file (Hadoop's FileOutputCommitter) on the others, such as HDFS.");
+  public static final ConfigKey<CommitterConfig.Name> NAME =
+      ConfigKey.choice(
+              "fs.dtap.committer.name",
+              CommitterConfig.Name.class,
+              null,
+              "magic, staging or file. Unset: magic on taps whose backend has multipart uploads"
+                  + " (S3), file (Hadoop's FileOutputCommitter) on the others, such as HDFS.")
+          .documentedDefault("(by backend)");
 
-  public static final ConfigKey CONFLICT_MODE =
-      ConfigKey.of(
+  public static final ConfigKey<ConflictMode> CONFLICT_MODE =
+      ConfigKey.choice(
           "fs.dtap.committer.conflict-mode",
-          "append",
+          ConflictMode.class,
+          ConflictMode.APPEND,
           "What job commit does with existing output: fail, append (same names are overwritten)"
               + " or replace, for the whole destination or per partition (see layout).");
 
-  public static final ConfigKey LAYOUT =
-      ConfigKey.of(
+  public static final ConfigKey<CommitterConfig.Layout> LAYOUT =
+      ConfigKey.choice(
           "fs.dtap.committer.layout",
-          "directory",
+          CommitterConfig.Layout.class,
+          CommitterConfig.Layout.DIRECTORY,
           "directory or partitioned: whether the conflict mode applies to the destination as a"
               + " whole or to each partition directory the job writes into.");
 
-  public static final ConfigKey THREADS =
-      ConfigKey.of(
+  public static final ConfigKey<Integer> THREADS =
+      ConfigKey.integer(
           "fs.dtap.committer.threads",
-          "32",
+          32,
+          1,
+          1024,
           "Threads for completing and aborting uploads in job commit and for uploading parts and"
               + " staged files in tasks, 1-1024.");
 
-  public static final ConfigKey PART_SIZE =
-      ConfigKey.of(
+  public static final ConfigKey<Long> PART_SIZE =
+      ConfigKey.bytes(
           "fs.dtap.committer.part.size",
-          "8m",
+          8L << 20,
+          5L << 20,
+          1L << 30,
           "Size of an upload part, 5m-1g: the memory a magic stream buffers per part.");
 
-  public static final ConfigKey ACTIVE_PARTS =
-      ConfigKey.of(
+  public static final ConfigKey<Integer> ACTIVE_PARTS =
+      ConfigKey.integer(
           "fs.dtap.committer.magic.active-parts",
-          "2",
+          2,
+          1,
+          64,
           "Parts of one magic stream uploading at once, 1-64; a writer blocks beyond it, so a"
               + " stream holds at most (active-parts + 1) x part.size bytes.");
 
-  public static final ConfigKey STAGING_DIR =
-      ConfigKey.of(
+  public static final ConfigKey<String> STAGING_DIR =
+      ConfigKey.text(
           "fs.dtap.committer.staging.dir",
           "${hadoop.tmp.dir}/dtap-staging",
           "Local directory where staging tasks write their output before task commit uploads it.");
 
-  public static final ConfigKey CONDITIONAL_PUT =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> CONDITIONAL_PUT =
+      ConfigKey.bool(
           "fs.dtap.committer.conditional-put",
-          "true",
+          true,
           "Whether the store honours If-None-Match: * (S3, MinIO, recent Ceph RGW); job setup"
               + " checks it. false: task commit records are written without it and the last"
               + " committed attempt wins.");
 
-  public static final ConfigKey SIGNED_PAYLOAD =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> SIGNED_PAYLOAD =
+      ConfigKey.bool(
           "fs.dtap.committer.signed-payload",
-          "true",
+          true,
           "Whether part uploads over plain http carry a SigV4 payload signature, as the AWS SDK"
               + " sends them: SHA-256 of every byte, computed here and verified by the store. false:"
               + " parts go as UNSIGNED-PAYLOAD with a CRC32C the store verifies, so corruption is"
@@ -74,10 +85,11 @@ public final class CommitterKeys {
               + " SHA-256 on both sides. Over https payloads are never signed (TLS protects them);"
               + " false there only adds the CRC32C. S3 taps with the http transport only.");
 
-  public static final ConfigKey TRANSPORT =
-      ConfigKey.of(
+  public static final ConfigKey<StoreOptions.Transport> TRANSPORT =
+      ConfigKey.choice(
           "fs.dtap.committer.transport",
-          "auto",
+          StoreOptions.Transport.class,
+          StoreOptions.Transport.AUTO,
           "How the requests made for every file (initiate, part, complete, journal and record puts)"
               + " travel on S3 taps: http sends them through the JDK's HTTP client, built by S3A's"
               + " own request factory (encryption, ACL, storage class, requester-pays, checksums) and"
@@ -87,14 +99,14 @@ public final class CommitterKeys {
               + " custom signer, an HTTP proxy without NTLM) and s3a otherwise. Set in the"
               + " filesystem's configuration (core-site.xml).");
 
-  public static final ConfigKey UUID =
-      ConfigKey.of(
+  public static final ConfigKey<String> UUID =
+      ConfigKey.text(
           "fs.dtap.committer.uuid",
           "(job id)",
           "The job's unique id in paths and records; unset: Spark's spark.sql.sources.writeJobUUID"
               + " when set, else the MapReduce job id (stable across AM restarts).");
 
-  private static final List<ConfigKey> ALL =
+  private static final List<ConfigKey<?>> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
               NAME,
@@ -112,7 +124,7 @@ public final class CommitterKeys {
   private CommitterKeys() {}
 
   /** @return every key, in documentation order */
-  public static List<ConfigKey> all() {
+  public static List<ConfigKey<?>> all() {
     return ALL;
   }
 }

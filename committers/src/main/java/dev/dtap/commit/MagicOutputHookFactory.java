@@ -21,7 +21,7 @@ public final class MagicOutputHookFactory implements OutputHookFactory {
   public MagicOutputHookFactory() {}
 
   @Override
-  public Collection<ConfigKey> keys() {
+  public Collection<ConfigKey<?>> keys() {
     return CommitterKeys.all();
   }
 

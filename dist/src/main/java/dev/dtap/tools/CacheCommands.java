@@ -1,5 +1,6 @@
 package dev.dtap.tools;
 
+import dev.dtap.cache.CacheKeys;
 import dev.dtap.cache.CacheDirectory;
 import dev.dtap.cache.CachedFile;
 import dev.dtap.cache.TapCacheAdmin;
@@ -67,7 +68,7 @@ final class CacheCommands {
           }
         }
         if (taps.isEmpty()) {
-          throw new IOException("No tap has the read cache on: set fs.dtap.tap.<name>.cache=true");
+          throw new IOException("No tap has the read cache on: set " + DataTapKeys.TAP_CACHE.name() + "=true");
         }
       }
       Report report = new Report();
@@ -196,7 +197,7 @@ final class CacheCommands {
 
     @Override
     public String details() {
-      return "Every page read is admitted (as with fs.dtap.cache.scan.admission=first-read) and\n"
+      return "Every page read is admitted (as with " + CacheKeys.SCAN_ADMISSION.name() + "=first-read) and\n"
           + "written to disk before the command ends. Shows a progress bar on a terminal.";
     }
 
@@ -204,7 +205,7 @@ final class CacheCommands {
     public int run(Invocation in) throws Exception {
       Path path = Taps.dtapPath(in.single("dtap path"));
       Configuration conf = new Configuration(in.conf());
-      conf.set("fs.dtap.cache.scan.admission", "first-read");
+      conf.set(CacheKeys.SCAN_ADMISSION.name(), "first-read");
       try (FileSystem fs = Taps.openFor(conf, path)) {
         TapCacheAdmin admin = admin(fs, Taps.tapOf(path));
         List<FileStatus> files = Taps.files(fs, path, true);

@@ -1,5 +1,6 @@
 package dev.dtap.tools;
 
+import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import dev.dtap.fs.config.TapConfig;
@@ -69,7 +70,7 @@ final class DoctorCommand implements Command {
     table.row("-", "cnode", "SKIP", "the per-host cache service is not part of this version");
     boolean failed = false;
     if (names.isEmpty()) {
-      table.row("-", "taps", "FAIL", "no taps configured: add fs.dtap.tap.<name>.uri to core-site.xml");
+      table.row("-", "taps", "FAIL", "no taps configured: add " + DataTapKeys.TAP_URI.name() + " to core-site.xml");
       failed = true;
     }
     Map<String, TapDoctor> doctors = new LinkedHashMap<>();
@@ -100,7 +101,7 @@ final class DoctorCommand implements Command {
           continue;
         }
         if (d == null) {
-          table.row(name, "settings", "FAIL", "no such tap: add fs.dtap.tap." + name + ".uri to core-site.xml");
+          table.row(name, "settings", "FAIL", "no such tap: add " + DataTapKeys.TAP_URI.forTap(name) + " to core-site.xml");
           failed = true;
           continue;
         }

@@ -1,5 +1,8 @@
 package dev.dtap.tools;
 
+import dev.dtap.locality.LocalityKeys;
+import dev.dtap.cache.CacheKeys;
+import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.cache.CacheDirectory;
 import dev.dtap.cache.TapCacheAdmin;
 import dev.dtap.fs.config.TapConfig;
@@ -124,7 +127,7 @@ final class TapDoctor {
     try {
       FileStatus st = fs.getFileStatus(root);
       if (!st.isDirectory()) {
-        add("backend", Status.FAIL, "the tap root is a file: point fs.dtap.tap." + tap.name() + ".uri at a directory");
+        add("backend", Status.FAIL, "the tap root is a file: point " + uriKey() + " at a directory");
         return false;
       }
       add("backend", Status.OK, "root reachable");
@@ -150,22 +153,26 @@ final class TapDoctor {
   /** What went wrong and what to change, classified by type along the cause chain. */
   private String advice(Throwable e) {
     String what = DtapTool.describe(e);
-    String overrides = "fs.dtap.tap." + tap.name() + ".conf.*";
+    String overrides = DataTapKeys.TAP_CONF.forTap(tap.name()).replace("<key>", "*");
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof AccessDeniedException || t instanceof AccessControlException) {
         return what + " -- credentials refused: check " + overrides + " (e.g. fs.s3a.access.key) or the bucket policy";
       }
       if (t instanceof UnknownHostException || t instanceof ConnectException || t instanceof NoRouteToHostException) {
-        return what + " -- backend unreachable: check the endpoint in fs.dtap.tap." + tap.name() + ".uri or " + overrides;
+        return what + " -- backend unreachable: check the endpoint in " + uriKey() + " or " + overrides;
       }
       if (t instanceof SocketTimeoutException) {
         return what + " -- backend does not answer in time: check the network and the endpoint";
       }
     }
     if (e instanceof FileNotFoundException) {
-      return what + " -- the tap root does not exist: create it or fix fs.dtap.tap." + tap.name() + ".uri";
+      return what + " -- the tap root does not exist: create it or fix " + uriKey();
     }
     return what;
+  }
+
+  private String uriKey() {
+    return DataTapKeys.TAP_URI.forTap(tap.name());
   }
 
   private void cache(FileSystem fs) {
@@ -181,13 +188,13 @@ final class TapDoctor {
     for (CacheDirectory d : admin.get().directories()) {
       long room = Math.max(0, d.quotaBytes() - d.bytes());
       if (d.problem() != null) {
-        add("cache", Status.FAIL, d.path() + " " + d.problem() + ": fix its permissions or fs.dtap.cache.dirs");
+        add("cache", Status.FAIL, d.path() + " " + d.problem() + ": fix its permissions or " + CacheKeys.DIRS.name());
       } else if (d.usableBytes() < room) {
         add(
             "cache",
             Status.WARN,
             d.path() + ": " + Report.bytes(d.usableBytes()) + " free, less than the " + Report.bytes(room)
-                + " the cache may still grow by: free space or lower fs.dtap.cache.max.size");
+                + " the cache may still grow by: free space or lower " + CacheKeys.MAX_SIZE.name());
       } else {
         add(
             "cache",
@@ -216,7 +223,7 @@ final class TapDoctor {
           hosts == 0 ? Status.WARN : Status.OK,
           admin.get().membershipSource() + ": " + hosts + " hosts" + (hosts == 0 ? "; placement falls back" : ""));
     } catch (IOException e) {
-      add("locality", Status.FAIL, e.getMessage() + " -- check the membership settings (fs.dtap.locality.*) and that the source is up");
+      add("locality", Status.FAIL, e.getMessage() + " -- check " + LocalityKeys.MEMBERSHIP.name() + " and the settings of its source, and that the source is up");
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.dtap.tools;
 
+import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import dev.dtap.fs.config.TapConfig;
@@ -32,7 +33,7 @@ final class TapsCommand implements Command {
     DataTapConfig config = Taps.config(in.conf());
     Report report = new Report();
     if (config.tapNames().isEmpty()) {
-      report.note("No taps configured: add fs.dtap.tap.<name>.uri to core-site.xml");
+      report.note("No taps configured: add " + DataTapKeys.TAP_URI.name() + " to core-site.xml");
       report.print(in.out(), in.json());
       return DtapTool.PROBLEM;
     }

@@ -79,8 +79,8 @@ final class Extensions {
   }
 
   /** @return every key the extensions read, for configuration validation */
-  Collection<ConfigKey> keys() {
-    List<ConfigKey> keys = new ArrayList<>();
+  Collection<ConfigKey<?>> keys() {
+    List<ConfigKey<?>> keys = new ArrayList<>();
     List<ExtensionFactory> all = new ArrayList<>();
     all.addAll(readCaches);
     all.addAll(localityResolvers);

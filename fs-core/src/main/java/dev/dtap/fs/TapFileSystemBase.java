@@ -2,7 +2,6 @@ package dev.dtap.fs;
 
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.DataTapKeys;
-import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.TapConfig;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -108,7 +107,7 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
     this.uri = URI.create(DataTapFileSystem.SCHEME + "://" + tapName);
     this.user = UserGroupInformation.getCurrentUser().getShortUserName();
     this.tap = Tap.open(tapConfig, conf, iostats, extensions, opener);
-    if (new ConfigReader(conf).getBoolean(DataTapKeys.METRICS_ENABLED.name(), true)) {
+    if (DataTapKeys.METRICS_ENABLED.get(conf)) {
       this.metrics = TapMetrics.register(tapName, iostats);
     }
     this.ctx = new OpContext(this, tap, statistics, iostats, user);

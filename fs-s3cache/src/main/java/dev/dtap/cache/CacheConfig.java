@@ -80,7 +80,7 @@ final class CacheConfig {
    */
   static CacheConfig parse(Configuration conf) throws InvalidConfigurationException {
     ConfigReader r = new ConfigReader(conf);
-    String dirList = r.get(CacheKeys.DIRS.name());
+    String dirList = CacheKeys.DIRS.get(conf);
     if (dirList == null) {
       dirList = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-cache";
     }
@@ -97,14 +97,14 @@ final class CacheConfig {
     if (dirs.isEmpty()) {
       throw ConfigReader.invalid(CacheKeys.DIRS.name(), dirList, "at least one local directory");
     }
-    long page = r.getBytes(CacheKeys.PAGE_SIZE.name(), 1 << 20, MIN_PAGE, MAX_PAGE);
+    long page = CacheKeys.PAGE_SIZE.get(conf);
     if (Long.bitCount(page) != 1) {
       throw ConfigReader.invalid(
           CacheKeys.PAGE_SIZE.name(), r.get(CacheKeys.PAGE_SIZE.name()), "a power of two from 64k to 16m");
     }
     long maxBytes = 0;
     int maxPercent = 0;
-    String max = r.get(CacheKeys.MAX_SIZE.name());
+    String max = CacheKeys.MAX_SIZE.get(conf);
     if (max == null) {
       maxPercent = 25;
     } else if (max.endsWith("%")) {
@@ -121,27 +121,18 @@ final class CacheConfig {
     }
     // unset: 256 MiB, but never more than an eighth of this JVM's heap (a 512 MiB task JVM
     // under 32 readers ran out of heap with a 256 MiB tier); a value set is honoured as it is
-    long memory =
-        r.getBytes(CacheKeys.MEMORY_SIZE.name(), Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 8), 0, 1L << 40);
-    int prefetchPages = r.getInt(CacheKeys.PREFETCH_PAGES.name(), 4, 0, 256);
-    int prefetchThreads = r.getInt(CacheKeys.PREFETCH_THREADS.name(), 4, 1, 256);
-    long prefetchMemory = r.getBytes(CacheKeys.PREFETCH_MEMORY.name(), 64L << 20, page, 1L << 40);
-    Duration deadline =
-        r.getDuration(CacheKeys.DEADLINE.name(), Duration.ofMillis(500), "ms", Duration.ofMillis(1), Duration.ofMinutes(10));
-    Duration bypass =
-        r.getDuration(CacheKeys.BYPASS_TIME.name(), Duration.ofSeconds(30), "s", Duration.ZERO, Duration.ofHours(24));
-    Duration rescan =
-        r.getDuration(CacheKeys.RESCAN.name(), Duration.ofSeconds(60), "s", Duration.ofMillis(100), Duration.ofHours(24));
-    String admission = r.get(CacheKeys.SCAN_ADMISSION.name());
-    ScanAdmission scan = admission == null ? ScanAdmission.AUTO : null;
-    for (ScanAdmission a : ScanAdmission.values()) {
-      if (a.value.equals(admission)) {
-        scan = a;
-      }
+    long memory = CacheKeys.MEMORY_SIZE.get(conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, Runtime.getRuntime().maxMemory() / 8));
+    int prefetchPages = CacheKeys.PREFETCH_PAGES.get(conf);
+    int prefetchThreads = CacheKeys.PREFETCH_THREADS.get(conf);
+    long prefetchMemory = CacheKeys.PREFETCH_MEMORY.get(conf);
+    if (prefetchMemory < page) {
+      throw ConfigReader.invalid(
+          CacheKeys.PREFETCH_MEMORY.name(), r.get(CacheKeys.PREFETCH_MEMORY.name()), "at least the page size, " + ConfigReader.formatBytes(page));
     }
-    if (scan == null) {
-      throw ConfigReader.invalid(CacheKeys.SCAN_ADMISSION.name(), admission, "auto, second-read or first-read");
-    }
+    Duration deadline = CacheKeys.DEADLINE.get(conf);
+    Duration bypass = CacheKeys.BYPASS_TIME.get(conf);
+    Duration rescan = CacheKeys.RESCAN.get(conf);
+    ScanAdmission scan = CacheKeys.SCAN_ADMISSION.get(conf);
     return new CacheConfig(
         Collections.unmodifiableList(dirs),
         (int) page,

@@ -1,90 +1,114 @@
 package dev.dtap.cache;
 
 import dev.dtap.fs.config.ConfigKey;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
 /** Every configuration key the read cache reads; documented in docs/configuration.md. */
 public final class CacheKeys {
-  public static final ConfigKey DIRS =
-      ConfigKey.of(
+  public static final ConfigKey<String> DIRS =
+      ConfigKey.text(
           "fs.dtap.cache.dirs",
           "${hadoop.tmp.dir}/dtap-cache",
           "Comma-separated local directories for cached pages, shared by every JVM of the host"
               + " that uses them; pages are spread over them by hash. Created 0700.");
 
-  public static final ConfigKey PAGE_SIZE =
-      ConfigKey.of(
+  public static final ConfigKey<Long> PAGE_SIZE =
+      ConfigKey.bytes(
           "fs.dtap.cache.page.size",
-          "1m",
+          1L << 20,
+          64L << 10,
+          16L << 20,
           "Size of a cached page, 64k-16m. The unit of caching, checksumming and backend fills.");
 
-  public static final ConfigKey MAX_SIZE =
-      ConfigKey.of(
+  public static final ConfigKey<String> MAX_SIZE =
+      ConfigKey.text(
           "fs.dtap.cache.max.size",
           "25%",
           "Disk quota: a size (e.g. 200g) shared over the directories, or a percentage of each"
               + " directory's volume. Least recently used pages are evicted beyond it.");
 
-  public static final ConfigKey MEMORY_SIZE =
-      ConfigKey.of(
+  /** The memory tier's size when unset and the heap is large enough. */
+  static final long MEMORY_SIZE_DEFAULT = 256L << 20;
+
+  public static final ConfigKey<Long> MEMORY_SIZE =
+      ConfigKey.bytes(
           "fs.dtap.cache.memory.size",
-          "256m",
+          MEMORY_SIZE_DEFAULT,
+          0,
+          1L << 40,
           "Heap for the in-memory page tier (W-TinyLFU, scan resistant); 0 turns it off. Unset, at"
               + " most an eighth of the JVM's maximum heap.");
 
-  public static final ConfigKey PREFETCH_PAGES =
-      ConfigKey.of(
+  public static final ConfigKey<Integer> PREFETCH_PAGES =
+      ConfigKey.integer(
           "fs.dtap.cache.prefetch.pages",
-          "4",
+          4,
+          0,
+          256,
           "Pages read ahead, asynchronously, once a stream reads sequentially; 0 turns prefetch"
               + " off. Random reads prefetch nothing.");
 
-  public static final ConfigKey PREFETCH_THREADS =
-      ConfigKey.of(
+  public static final ConfigKey<Integer> PREFETCH_THREADS =
+      ConfigKey.integer(
           "fs.dtap.cache.prefetch.threads",
-          "4",
+          4,
+          1,
+          256,
           "Threads shared by all streams of the JVM for prefetch and background page fills.");
 
-  public static final ConfigKey PREFETCH_MEMORY =
-      ConfigKey.of(
+  public static final ConfigKey<Long> PREFETCH_MEMORY =
+      ConfigKey.bytes(
           "fs.dtap.cache.prefetch.memory",
-          "64m",
+          64L << 20,
+          64L << 10,
+          1L << 40,
           "Bytes of prefetched and queued pages in flight at once, over all streams of the JVM;"
               + " further prefetches are skipped.");
 
-  public static final ConfigKey DEADLINE =
-      ConfigKey.of(
+  public static final ConfigKey<Duration> DEADLINE =
+      ConfigKey.duration(
           "fs.dtap.cache.deadline",
-          "500ms",
+          Duration.ofMillis(500),
+          "ms",
+          Duration.ofMillis(1),
+          Duration.ofMinutes(10),
           "A cache disk operation slower than this counts as a fault: reads bypass the disk tier"
               + " for fs.dtap.cache.bypass.time.");
 
-  public static final ConfigKey BYPASS_TIME =
-      ConfigKey.of(
+  public static final ConfigKey<Duration> BYPASS_TIME =
+      ConfigKey.duration(
           "fs.dtap.cache.bypass.time",
-          "30s",
+          Duration.ofSeconds(30),
+          "s",
+          Duration.ZERO,
+          Duration.ofHours(24),
           "How long the disk tier is bypassed after a fault (full disk, permissions, I/O error,"
               + " slow disk) before it is tried again.");
 
-  public static final ConfigKey RESCAN =
-      ConfigKey.of(
+  public static final ConfigKey<Duration> RESCAN =
+      ConfigKey.duration(
           "fs.dtap.cache.rescan",
-          "60s",
+          Duration.ofSeconds(60),
+          "s",
+          Duration.ofMillis(100),
+          Duration.ofHours(24),
           "How often the page index is rebuilt from the directories, to account for pages other"
               + " JVMs of the host wrote or evicted.");
 
-  public static final ConfigKey SCAN_ADMISSION =
-      ConfigKey.of(
+  public static final ConfigKey<CacheConfig.ScanAdmission> SCAN_ADMISSION =
+      ConfigKey.choice(
           "fs.dtap.cache.scan.admission",
-          "auto",
+          CacheConfig.ScanAdmission.class,
+          CacheConfig.ScanAdmission.AUTO,
           "When a page that one stream alone reads is cached: auto (a sequential read's at once"
               + " while the cache is under 90% of its quota, so a job run again hits; a random"
               + " read's, and any once the cache is nearly full, on the second read, so one-off"
               + " scans do not push out what is re-read), second-read, or first-read.");
 
-  private static final List<ConfigKey> ALL =
+  private static final List<ConfigKey<?>> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
               DIRS,
@@ -102,7 +126,7 @@ public final class CacheKeys {
   private CacheKeys() {}
 
   /** @return every key, in documentation order */
-  public static List<ConfigKey> all() {
+  public static List<ConfigKey<?>> all() {
     return ALL;
   }
 }

@@ -14,7 +14,7 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
  */
 public final class DtapReadCacheFactory implements ReadCacheFactory {
   @Override
-  public Collection<ConfigKey> keys() {
+  public Collection<ConfigKey<?>> keys() {
     return CacheKeys.all();
   }
 

@@ -13,7 +13,7 @@ import java.util.Collection;
  */
 public final class DtapLocalityResolverFactory implements LocalityResolverFactory {
   @Override
-  public Collection<ConfigKey> keys() {
+  public Collection<ConfigKey<?>> keys() {
     return LocalityKeys.all();
   }
 

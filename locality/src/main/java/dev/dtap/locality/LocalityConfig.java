@@ -69,15 +69,13 @@ final class LocalityConfig {
    * @throws InvalidConfigurationException naming the key on any bad value
    */
   static LocalityConfig parse(Configuration conf, String tap) throws InvalidConfigurationException {
-    ConfigReader r = new ConfigReader(conf);
-    long global =
-        r.getBytes(LocalityKeys.BLOCK_SIZE.name(), 128L << 20, MIN_BLOCK, MAX_BLOCK);
-    long blockSize = r.getBytes(LocalityKeys.TAP_BLOCK_SIZE.forTap(tap), global, MIN_BLOCK, MAX_BLOCK);
-    int replicas = r.getInt(LocalityKeys.REPLICAS.name(), 3, 1, 16);
-    int vnodes = r.getInt(LocalityKeys.VNODES.name(), 200, 16, 4096);
-    Source source = r.getEnum(LocalityKeys.MEMBERSHIP.name(), Source.class, Source.AUTO);
+    long global = LocalityKeys.BLOCK_SIZE.get(conf);
+    long blockSize = LocalityKeys.TAP_BLOCK_SIZE.getForTap(conf, tap, global);
+    int replicas = LocalityKeys.REPLICAS.get(conf);
+    int vnodes = LocalityKeys.VNODES.get(conf);
+    Source source = LocalityKeys.MEMBERSHIP.get(conf);
     List<String> hosts = new ArrayList<>();
-    String hostList = r.get(LocalityKeys.HOSTS.name());
+    String hostList = LocalityKeys.HOSTS.get(conf);
     if (hostList != null) {
       for (String h : hostList.split(",")) {
         if (!h.trim().isEmpty()) {
@@ -85,16 +83,10 @@ final class LocalityConfig {
         }
       }
     }
-    String file = r.get(LocalityKeys.HOSTS_FILE.name());
+    String file = LocalityKeys.HOSTS_FILE.get(conf);
     Path hostsFile = file == null ? null : Paths.get(file);
-    Duration refresh =
-        r.getDuration(
-            LocalityKeys.REFRESH.name(),
-            Duration.ofSeconds(30),
-            "s",
-            Duration.ofMillis(100),
-            Duration.ofHours(1));
-    Fallback fallback = r.getEnum(LocalityKeys.FALLBACK.name(), Fallback.class, Fallback.BACKEND);
+    Duration refresh = LocalityKeys.REFRESH.get(conf);
+    Fallback fallback = LocalityKeys.FALLBACK.get(conf);
     if (source == Source.AUTO) {
       source = !hosts.isEmpty() ? Source.STATIC : hostsFile != null ? Source.FILE : Source.YARN;
     }

@@ -19,6 +19,6 @@ final class StaticHosts implements MembershipProvider {
 
   @Override
   public String describe() {
-    return "fs.dtap.locality.hosts";
+    return LocalityKeys.HOSTS.name();
   }
 }

@@ -47,15 +47,15 @@ public final class DataTapConfig {
    * @throws InvalidConfigurationException naming the key and the accepted values when a setting
    *     shared by every tap is invalid
    */
-  public static DataTapConfig parse(Configuration conf, Collection<ConfigKey> extensionKeys)
+  public static DataTapConfig parse(Configuration conf, Collection<ConfigKey<?>> extensionKeys)
       throws InvalidConfigurationException {
     ConfigReader reader = new ConfigReader(conf);
     Set<String> knownSuffixes = new TreeSet<>();
     Set<String> knownPrefixes = new TreeSet<>();
-    for (ConfigKey key : DataTapKeys.all()) {
+    for (ConfigKey<?> key : DataTapKeys.all()) {
       addSuffix(key, knownSuffixes, knownPrefixes);
     }
-    for (ConfigKey key : extensionKeys) {
+    for (ConfigKey<?> key : extensionKeys) {
       addSuffix(key, knownSuffixes, knownPrefixes);
     }
 
@@ -98,8 +98,8 @@ public final class DataTapConfig {
       byTap.computeIfAbsent(tap, t -> new HashMap<>()).put(suffix, e.getValue());
     }
 
-    boolean cacheDefault = reader.getBoolean(DataTapKeys.CACHE_ENABLED.name(), false);
-    boolean localityDefault = reader.getBoolean(DataTapKeys.LOCALITY_ENABLED.name(), false);
+    boolean cacheDefault = DataTapKeys.CACHE_ENABLED.get(conf);
+    boolean localityDefault = DataTapKeys.LOCALITY_ENABLED.get(conf);
     SortedMap<String, TapConfig> taps = new TreeMap<>();
     for (Map.Entry<String, Map<String, String>> e : byTap.entrySet()) {
       String tap = e.getKey();
@@ -137,14 +137,14 @@ public final class DataTapConfig {
     return new TapConfig(
         tap,
         root,
-        reader.getBoolean(DataTapKeys.TAP_READONLY.forTap(tap), false),
-        reader.getBoolean(DataTapKeys.TAP_CACHE.forTap(tap), cacheDefault),
-        reader.getBoolean(DataTapKeys.TAP_LOCALITY.forTap(tap), localityDefault),
-        reader.getBoolean(DataTapKeys.TAP_CHECK_SYMLINKS.forTap(tap), true),
+        DataTapKeys.TAP_READONLY.getForTap(reader.configuration(), tap),
+        DataTapKeys.TAP_CACHE.getForTap(reader.configuration(), tap, cacheDefault),
+        DataTapKeys.TAP_LOCALITY.getForTap(reader.configuration(), tap, localityDefault),
+        DataTapKeys.TAP_CHECK_SYMLINKS.getForTap(reader.configuration(), tap),
         overrides);
   }
 
-  private static void addSuffix(ConfigKey key, Set<String> suffixes, Set<String> prefixes) {
+  private static void addSuffix(ConfigKey<?> key, Set<String> suffixes, Set<String> prefixes) {
     if (!key.name().startsWith(DataTapKeys.TAP_PREFIX)) {
       return;
     }

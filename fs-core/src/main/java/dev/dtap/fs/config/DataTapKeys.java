@@ -13,7 +13,7 @@ public final class DataTapKeys {
   public static final String TAP_PREFIX = "fs.dtap.tap.";
 
   /** Hadoop's binding of the {@code dtap} scheme to the FileSystem implementation. */
-  public static final ConfigKey IMPL =
+  public static final ConfigKey<String> IMPL =
       ConfigKey.of(
           "fs.dtap.impl",
           "dev.dtap.fs.DataTapFileSystem",
@@ -21,7 +21,7 @@ public final class DataTapKeys {
               + " is optional.");
 
   /** Hadoop's binding of the {@code dtap} scheme for FileContext users. */
-  public static final ConfigKey ABSTRACT_IMPL =
+  public static final ConfigKey<String> ABSTRACT_IMPL =
       ConfigKey.of(
           "fs.AbstractFileSystem.dtap.impl",
           null,
@@ -29,7 +29,7 @@ public final class DataTapKeys {
               + " history, Hive); set it to dev.dtap.fs.DataTapFs.");
 
   /** The backend root of a tap. */
-  public static final ConfigKey TAP_URI =
+  public static final ConfigKey<String> TAP_URI =
       ConfigKey.of(
           "fs.dtap.tap.<name>.uri",
           null,
@@ -37,15 +37,15 @@ public final class DataTapKeys {
               + " hdfs://nn:8020/data, file:///mnt/nfs/x. No credentials in the URI.");
 
   /** Whether a tap refuses every mutation. */
-  public static final ConfigKey TAP_READONLY =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> TAP_READONLY =
+      ConfigKey.bool(
           "fs.dtap.tap.<name>.readonly",
-          "false",
+          false,
           "true makes every mutating call on the tap fail with AccessControlException before the"
               + " backend is touched.");
 
   /** Per-tap overrides of any Hadoop key for the tap's backend. */
-  public static final ConfigKey TAP_CONF =
+  public static final ConfigKey<String> TAP_CONF =
       ConfigKey.of(
           "fs.dtap.tap.<name>.conf.<key>",
           null,
@@ -53,51 +53,53 @@ public final class DataTapKeys {
               + " e.g. fs.dtap.tap.lake.conf.fs.s3a.secret.key. Never visible to other taps.");
 
   /** Per-tap switch for the read cache. */
-  public static final ConfigKey TAP_CACHE =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> TAP_CACHE =
+      ConfigKey.bool(
           "fs.dtap.tap.<name>.cache",
-          "value of fs.dtap.cache.enabled",
+          false,
           "true reads the tap through the compute-side read cache (needs dtap-fs-s3cache on the"
-              + " classpath; the dtap-hadoop jar has it).");
+              + " classpath; the dtap-hadoop jar has it).")
+          .documentedDefault("value of fs.dtap.cache.enabled");
 
   /** Global default of the per-tap cache switch. */
-  public static final ConfigKey CACHE_ENABLED =
-      ConfigKey.of(
-          "fs.dtap.cache.enabled", "false", "Default of fs.dtap.tap.<name>.cache for every tap.");
+  public static final ConfigKey<Boolean> CACHE_ENABLED =
+      ConfigKey.bool(
+          "fs.dtap.cache.enabled", false, "Default of fs.dtap.tap.<name>.cache for every tap.");
 
   /** Per-tap switch for the locality resolver. */
-  public static final ConfigKey TAP_LOCALITY =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> TAP_LOCALITY =
+      ConfigKey.bool(
           "fs.dtap.tap.<name>.locality",
-          "value of fs.dtap.locality.enabled",
+          false,
           "true answers getFileBlockLocations from the local locality resolver (needs"
-              + " dtap-locality); false forwards the call to the backend.");
+              + " dtap-locality); false forwards the call to the backend.")
+          .documentedDefault("value of fs.dtap.locality.enabled");
 
   /** Global default of the per-tap locality switch. */
-  public static final ConfigKey LOCALITY_ENABLED =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> LOCALITY_ENABLED =
+      ConfigKey.bool(
           "fs.dtap.locality.enabled",
-          "false",
+          false,
           "Default of fs.dtap.tap.<name>.locality for every tap.");
 
   /** Whether each filesystem publishes its counters as a Hadoop metrics2 source. */
-  public static final ConfigKey METRICS_ENABLED =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> METRICS_ENABLED =
+      ConfigKey.bool(
           "fs.dtap.metrics.enabled",
-          "true",
+          true,
           "true publishes each dtap filesystem's counters (operations, bytes, errors, cache,"
               + " locality, committers) as a Hadoop metrics2 source, visible in JMX as"
               + " Hadoop:service=dtap,name=DtapFileSystem-<tap>-<n>.");
 
   /** Whether symlinks under a local tap root are checked for containment. */
-  public static final ConfigKey TAP_CHECK_SYMLINKS =
-      ConfigKey.of(
+  public static final ConfigKey<Boolean> TAP_CHECK_SYMLINKS =
+      ConfigKey.bool(
           "fs.dtap.tap.<name>.check-symlinks",
-          "true",
+          true,
           "For file:// taps: refuse paths that resolve, through a symlink, outside the tap root."
               + " false trusts the backend directory tree and skips the per-call check.");
 
-  private static final List<ConfigKey> ALL =
+  private static final List<ConfigKey<?>> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
               IMPL,
@@ -115,7 +117,7 @@ public final class DataTapKeys {
   private DataTapKeys() {}
 
   /** @return every key fs-core reads, in documentation order */
-  public static List<ConfigKey> all() {
+  public static List<ConfigKey<?>> all() {
     return ALL;
   }
 }

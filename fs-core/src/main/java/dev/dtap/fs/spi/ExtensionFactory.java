@@ -15,5 +15,5 @@ public interface ExtensionFactory {
    *
    * @return the keys, documented in {@code docs/configuration.md}
    */
-  Collection<ConfigKey> keys();
+  Collection<ConfigKey<?>> keys();
 }

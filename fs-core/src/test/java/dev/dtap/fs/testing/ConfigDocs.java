@@ -62,9 +62,9 @@ public final class ConfigDocs {
    * @param keys a module's key registry
    * @throws IOException if the file cannot be read
    */
-  public static void assertDocumented(Collection<ConfigKey> keys) throws IOException {
+  public static void assertDocumented(Collection<ConfigKey<?>> keys) throws IOException {
     Map<String, String> documented = documented();
-    for (ConfigKey key : keys) {
+    for (ConfigKey<?> key : keys) {
       assertThat(documented).as("docs/configuration.md documents %s", key.name()).containsKey(key.name());
       String cell = documented.get(key.name());
       if (key.defaultValue() == null) {

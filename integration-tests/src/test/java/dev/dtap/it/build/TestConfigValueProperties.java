@@ -45,7 +45,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 class TestConfigValueProperties {
   private static final String TAP = "cv";
   private static File root;
-  private static List<ConfigKey> keys;
+  private static List<ConfigKey<?>> keys;
 
   @BeforeContainer
   static void setUp() throws IOException {
@@ -62,7 +62,7 @@ class TestConfigValueProperties {
   }
 
   @Provide
-  Arbitrary<ConfigKey> keys() {
+  Arbitrary<ConfigKey<?>> keys() {
     return Arbitraries.of(keys);
   }
 
@@ -76,7 +76,7 @@ class TestConfigValueProperties {
   }
 
   @Property(tries = 500)
-  void aBadValueIsAcceptedOrRefusedNamingItsKey(@ForAll("keys") ConfigKey key, @ForAll("values") String value)
+  void aBadValueIsAcceptedOrRefusedNamingItsKey(@ForAll("keys") ConfigKey<?> key, @ForAll("values") String value)
       throws Exception {
     String name = key.isPerTap() ? key.forTap(TAP) : key.name();
     Configuration conf = new Configuration(false);
