@@ -41,7 +41,7 @@ final class DtapReadCache implements ReadCache, IOStatisticsSource, TapCacheAdmi
     if (status.isDirectory()) {
       throw new FileNotFoundException("Cannot open directory " + request.dtapPath() + " to read");
     }
-    FileIdentity id = FileIdentity.of(tap.config().name(), status);
+    FileIdentity id = FileIdentity.of(tap.config().name(), status, store.config().pageSize());
     BackendSource source =
         new BackendSource(tap.backend(), request.backendPath(), status, request.options());
     String policy = request.options().get(BackendSource.READ_POLICY);

@@ -32,15 +32,18 @@ final class FileIdentity {
    *
    * @param tap the tap name
    * @param status the backend's status of the file
+   * @param pageSize the page size: page {@code i} covers other bytes under another size, so pages
+   *     cached with another size (before a change of fs.dtap.cache.page.size, or by a JVM with
+   *     other settings) must never be found
    * @return the identity
    */
-  static FileIdentity of(String tap, FileStatus status) {
+  static FileIdentity of(String tap, FileStatus status, int pageSize) {
     String etag = status instanceof EtagSource ? ((EtagSource) status).getEtag() : null;
     String version =
         etag != null && !etag.isEmpty()
             ? "etag:" + etag
             : "len:" + status.getLen() + ":mtime:" + status.getModificationTime();
-    String key = tap + '\u0000' + status.getPath().toUri().getPath() + '\u0000' + version;
+    String key = tap + '\u0000' + status.getPath().toUri().getPath() + '\u0000' + version + '\u0000' + pageSize;
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
       long hi = 0;

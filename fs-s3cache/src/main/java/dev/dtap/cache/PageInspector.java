@@ -28,7 +28,7 @@ final class PageInspector implements TapCacheAdmin {
   @Override
   public CachedFile inspect(Path dtapPath) throws IOException {
     FileStatus status = fileStatus(dtapPath);
-    FileIdentity id = FileIdentity.of(tap.config().name(), status);
+    FileIdentity id = FileIdentity.of(tap.config().name(), status, store.config().pageSize());
     long pages = pageCount(status.getLen());
     long onDisk = 0;
     long inMemory = 0;
@@ -52,7 +52,7 @@ final class PageInspector implements TapCacheAdmin {
   public CachedFile evict(Path dtapPath) throws IOException {
     awaitWritesUninterruptibly();
     CachedFile before = inspect(dtapPath);
-    FileIdentity id = FileIdentity.of(tap.config().name(), fileStatus(dtapPath));
+    FileIdentity id = FileIdentity.of(tap.config().name(), fileStatus(dtapPath), store.config().pageSize());
     for (long i = 0; i < before.pages(); i++) {
       store.forget(id.page(i));
     }

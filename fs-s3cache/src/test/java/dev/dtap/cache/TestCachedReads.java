@@ -79,6 +79,22 @@ class TestCachedReads {
   }
 
   @Test
+  void pagesCachedWithAnotherPageSizeAreNeverServed() throws Exception {
+    warm(fs);
+    assertThat(pageFiles()).isNotEmpty();
+    Configuration bigger = new Configuration(conf);
+    bigger.set("fs.dtap.cache.page.size", String.valueOf(2 * PAGE));
+    bigger.set("fs.dtap.cache.scan.admission", "first-read");
+    try (FileSystem other = LocalTaps.open(bigger, "c")) {
+      for (int pass = 0; pass < 2; pass++) {
+        try (FSDataInputStream in = other.open(file)) {
+          assertThat(readAll(in, 8192)).as("pass %d with %d-byte pages", pass, 2 * PAGE).isEqualTo(data);
+        }
+      }
+    }
+  }
+
+  @Test
   void everyKindOfReadReturnsTheFileBytes() throws Exception {
     for (int buffer : new int[] {1, 1000, PAGE, 3 * PAGE + 17}) {
       try (FSDataInputStream in = fs.open(file)) {

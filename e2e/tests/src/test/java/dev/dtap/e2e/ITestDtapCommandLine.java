@@ -96,6 +96,35 @@ class ITestDtapCommandLine {
     assertThat(new ObjectMapper().readTree(ls.stdout).get("cached").asLong()).as("another JVM finds the pages").isEqualTo(2);
   }
 
+  /**
+   * The node launcher, {@code dist/src/main/bin/dtap}, runs {@code hadoop jar}; here {@code hadoop}
+   * is a shim that starts Hadoop's RunJar with Hadoop's class path, as the real command does.
+   */
+  @Test
+  @Tag("smoke")
+  void theNodeLauncherRunsCommandsThroughHadoopJar() throws Exception {
+    File bin = new File(confDir.getParentFile(), "bin");
+    Files.createDirectories(bin.toPath());
+    File hadoop = new File(bin, "hadoop");
+    String javaBin = new File(System.getProperty("java.home"), "bin/java").getAbsolutePath();
+    String cp = String.join(File.pathSeparator, HadoopInstall.classpath(confDir));
+    Files.writeString(
+        hadoop.toPath(),
+        "#!/bin/sh\n[ \"$1\" = jar ] || exit 64\nshift\nexec '" + javaBin + "' -cp '" + cp + "' org.apache.hadoop.util.RunJar \"$@\"\n");
+    assertThat(hadoop.setExecutable(true)).isTrue();
+    File launcher = new File(RepoRoot.find(), "dist/src/main/bin/dtap");
+    File log = new File(bin, "launcher.out");
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", launcher.getAbsolutePath(), "doctor", "lake").redirectErrorStream(true).redirectOutput(log);
+    pb.environment().put("PATH", bin.getAbsolutePath() + File.pathSeparator + System.getenv("PATH"));
+    pb.environment().put("DTAP_JAR", HadoopInstall.dtapJar().getAbsolutePath());
+    Process p = pb.start();
+    assertThat(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).as("the launcher finished").isTrue();
+    String output = Files.readString(log.toPath());
+    assertThat(p.exitValue()).as(output).isZero();
+    assertThat(output).contains("credentials work");
+  }
+
   @Test
   void helpUsageErrorsAndVersion() throws IOException {
     ChildJvm.Result help = dtap("locality", "explain", "--help");
@@ -106,6 +135,6 @@ class ITestDtapCommandLine {
     assertThat(Files.readString(wrong.log.toPath())).contains("unknown option --bogus");
     ChildJvm.Result version = dtap("version");
     assertThat(version.exit).isZero();
-    assertThat(version.stdout).startsWith("dtap ").contains(" on Hadoop 3.");
+    assertThat(version.stdout).as("the version from the jar's manifest").startsWith("dtap 0.").contains(" on Hadoop 3.");
   }
 }
