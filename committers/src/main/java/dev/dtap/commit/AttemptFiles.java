@@ -12,9 +12,10 @@ import java.util.Map;
  * (which runs in the task's JVM under MapReduce and Spark) builds its record without listing or
  * reading anything from the store, and so that a file just closed has a status.
  *
- * <p>One instance per tap ({@link CommitTap}); an attempt's entry lives from its first stream
- * until its task commit or abort releases it, or its job's commit or abort in this JVM, so a
- * long-lived JVM (a Spark executor) keeps nothing of the tasks it has finished. Attempts are keyed by job directory and attempt id. Thread-safe.
+ * <p>One instance per tap ({@link CommitTap}); an attempt's entry lives from its first stream until
+ * its task commit or abort releases it, or its job's commit or abort in this JVM, so a long-lived
+ * JVM (a Spark executor) keeps nothing of the tasks it has finished. Attempts are keyed by job
+ * directory and attempt id. Thread-safe.
  */
 final class AttemptFiles {
   /** What one attempt wrote. */
@@ -71,7 +72,9 @@ final class AttemptFiles {
     return f == null ? null : new long[] {f.length(), a.closedAt.get(magicPath)};
   }
 
-  /** @return whether any file of the attempt lies under a magic directory path */
+  /**
+   * @return whether any file of the attempt lies under a magic directory path
+   */
   synchronized boolean hasFilesUnder(String attemptKey, String magicDir) {
     Attempt a = attempts.get(attemptKey);
     if (a == null) {
@@ -100,7 +103,9 @@ final class AttemptFiles {
     }
     if (a.open > 0) {
       throw new IOException(
-          "Cannot commit task attempt: " + a.open + " of its output streams are still open; close them first");
+          "Cannot commit task attempt: "
+              + a.open
+              + " of its output streams are still open; close them first");
     }
     attempts.remove(attemptKey);
     // a file written twice by the attempt keeps only its last upload; the journal has the others
@@ -126,7 +131,9 @@ final class AttemptFiles {
     attempts.keySet().removeIf(k -> k.startsWith(layout.jobDir()));
   }
 
-  /** @return the attempts this JVM holds state for, for tests of what is left behind */
+  /**
+   * @return the attempts this JVM holds state for, for tests of what is left behind
+   */
   synchronized int size() {
     return attempts.size();
   }

@@ -35,7 +35,9 @@ final class CommitContext {
     this.committer = committer;
   }
 
-  /** @return this context for the job known by {@code uuid} on the same destination */
+  /**
+   * @return this context for the job known by {@code uuid} on the same destination
+   */
   CommitContext forJob(String uuid) {
     return new CommitContext(tap, store, layout.forJob(uuid), jobId, dest, config, committer);
   }
@@ -44,7 +46,9 @@ final class CommitContext {
     return store;
   }
 
-  /** @return the job's commit intent, if job commit has begun */
+  /**
+   * @return the job's commit intent, if job commit has begun
+   */
   Optional<CommitIntent> intent() throws IOException {
     Optional<byte[]> data = store().get(layout.intent());
     if (!data.isPresent()) {
@@ -53,7 +57,12 @@ final class CommitContext {
     CommitIntent i = CommitIntent.decode(data.get(), where(layout.intent()));
     if (!i.jobUuid().equals(layout.uuid())) {
       throw new IOException(
-          "Commit intent " + where(layout.intent()) + " belongs to job " + i.jobUuid() + ", not " + layout.uuid());
+          "Commit intent "
+              + where(layout.intent())
+              + " belongs to job "
+              + i.jobUuid()
+              + ", not "
+              + layout.uuid());
     }
     return Optional.of(i);
   }
@@ -63,10 +72,19 @@ final class CommitContext {
     byte[] data =
         store()
             .get(key)
-            .orElseThrow(() -> new java.io.FileNotFoundException("Task commit record " + where(key) + " has vanished"));
+            .orElseThrow(
+                () ->
+                    new java.io.FileNotFoundException(
+                        "Task commit record " + where(key) + " has vanished"));
     TaskRecord r = TaskRecord.decode(data, where(key));
     if (!r.jobUuid().equals(layout.uuid())) {
-      throw new IOException("Task commit record " + where(key) + " belongs to job " + r.jobUuid() + ", not " + layout.uuid());
+      throw new IOException(
+          "Task commit record "
+              + where(key)
+              + " belongs to job "
+              + r.jobUuid()
+              + ", not "
+              + layout.uuid());
     }
     return r;
   }
@@ -87,8 +105,8 @@ final class CommitContext {
   }
 
   /**
-   * Deletes the objects under a prefix, listing them and deleting in batches of 1,000 (the most
-   * one bulk delete takes).
+   * Deletes the objects under a prefix, listing them and deleting in batches of 1,000 (the most one
+   * bulk delete takes).
    *
    * @param prefix the key prefix
    * @param skip keys to leave
@@ -113,12 +131,16 @@ final class CommitContext {
     }
   }
 
-  /** @return the dtap path of a key, for messages */
+  /**
+   * @return the dtap path of a key, for messages
+   */
   String where(String key) {
     return tap.names().display(key);
   }
 
-  /** @return the path part of a key's dtap path, for messages and {@code _SUCCESS} file names */
+  /**
+   * @return the path part of a key's dtap path, for messages and {@code _SUCCESS} file names
+   */
   String displayPath(String key) {
     try {
       return tap.names().path(key).toUri().getPath();

@@ -6,10 +6,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The decision to commit a job, written before job commit changes anything visible: which record
- * of each task won, and, for the {@code replace} conflict mode, whether the old output is already
- * gone. Once it exists the job is committed forward (by a retried job commit or by recovery); before
- * it exists the job can only be aborted. Immutable.
+ * The decision to commit a job, written before job commit changes anything visible: which record of
+ * each task won, and, for the {@code replace} conflict mode, whether the old output is already
+ * gone. Once it exists the job is committed forward (by a retried job commit or by recovery);
+ * before it exists the job can only be aborted. Immutable.
  */
 final class CommitIntent {
   /** One committed task: the record that is used. */
@@ -36,9 +36,9 @@ final class CommitIntent {
    * @param jobId the job id the decision was made under
    * @param created when
    * @param conflictMode what job commit does with existing output
-   * @param partitioned whether the conflict mode applies per partition the job writes (for
-   *     {@code replace}: only those partitions are replaced); null when an older release wrote
-   *     the intent without saying
+   * @param partitioned whether the conflict mode applies per partition the job writes (for {@code
+   *     replace}: only those partitions are replaced); null when an older release wrote the intent
+   *     without saying
    * @param replaced whether the replace mode's deletion has finished
    * @param winners the committed record of each task
    */
@@ -83,7 +83,9 @@ final class CommitIntent {
     return partitioned;
   }
 
-  /** @return whether the replace mode's deletion of old output has finished */
+  /**
+   * @return whether the replace mode's deletion of old output has finished
+   */
   boolean replaced() {
     return replaced;
   }
@@ -128,7 +130,11 @@ final class CommitIntent {
     long version = f.number("version");
     if (version > 2) {
       throw new IOException(
-          "Commit intent " + source + " has version " + version + ", newer than this dtap reads (2);"
+          "Commit intent "
+              + source
+              + " has version "
+              + version
+              + ", newer than this dtap reads (2);"
               + " commit or recover the job with a newer dtap");
     }
     String layout = f.optString("layout");

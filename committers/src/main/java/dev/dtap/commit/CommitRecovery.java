@@ -22,10 +22,13 @@ public final class CommitRecovery {
   public static final class JobReport {
     /** The job's unique id. */
     public final String jobUuid;
+
     /** {@code committed} or {@code aborted} (with {@code would be} on a dry run). */
     public final String action;
+
     /** Files completed by this recovery. */
     public final long filesCompleted;
+
     /** Uploads aborted by this recovery (on a dry run: journal entries found). */
     public final long uploadsAborted;
 
@@ -38,7 +41,14 @@ public final class CommitRecovery {
 
     @Override
     public String toString() {
-      return jobUuid + ": " + action + " (" + filesCompleted + " files completed, " + uploadsAborted + " uploads aborted)";
+      return jobUuid
+          + ": "
+          + action
+          + " ("
+          + filesCompleted
+          + " files completed, "
+          + uploadsAborted
+          + " uploads aborted)";
     }
   }
 
@@ -46,10 +56,13 @@ public final class CommitRecovery {
   public static final class PendingJob {
     /** The job's unique id. */
     public final String jobUuid;
+
     /** Whether its commit had begun (recovery would commit it forward). */
     public final boolean commitBegun;
+
     /** Task attempts with a journal. */
     public final long taskAttempts;
+
     /** Journaled uploads: each may be a pending multipart upload the store bills for. */
     public final long journaledUploads;
 
@@ -91,7 +104,8 @@ public final class CommitRecovery {
         attempts += tj.entries.size();
         entries += tj.size();
       }
-      result.add(new PendingJob(probe.layout.uuid(), probe.intent().isPresent(), attempts, entries));
+      result.add(
+          new PendingJob(probe.layout.uuid(), probe.intent().isPresent(), attempts, entries));
     }
     return result;
   }
@@ -106,7 +120,8 @@ public final class CommitRecovery {
    * @throws IOException if the destination is not on a tap with a multipart store, or recovery
    *     fails (it can be run again)
    */
-  public static List<JobReport> recover(Path dest, Configuration conf, boolean dryRun) throws IOException {
+  public static List<JobReport> recover(Path dest, Configuration conf, boolean dryRun)
+      throws IOException {
     return run(dest, conf, dryRun, Mode.RECOVER);
   }
 
@@ -122,11 +137,13 @@ public final class CommitRecovery {
    * @throws IOException if the destination is not on a tap with a multipart store, or aborting
    *     fails (it can be run again)
    */
-  public static List<JobReport> abort(Path dest, Configuration conf, boolean dryRun) throws IOException {
+  public static List<JobReport> abort(Path dest, Configuration conf, boolean dryRun)
+      throws IOException {
     return run(dest, conf, dryRun, Mode.ABORT);
   }
 
-  private static List<JobReport> run(Path dest, Configuration conf, boolean dryRun, Mode mode) throws IOException {
+  private static List<JobReport> run(Path dest, Configuration conf, boolean dryRun, Mode mode)
+      throws IOException {
     List<JobReport> reports = new ArrayList<>();
     Jobs jobs = new Jobs(dest, conf, mode == Mode.RECOVER ? "Recovery" : "Abort");
     while (jobs.hasNext()) {
@@ -140,11 +157,22 @@ public final class CommitRecovery {
         while (walk.hasNext()) {
           entries += walk.next().size();
         }
-        reports.add(new JobReport(uuid, forward ? "would be committed" : "would be aborted", 0, entries));
+        reports.add(
+            new JobReport(uuid, forward ? "would be committed" : "would be aborted", 0, entries));
       } else if (forward) {
-        CommitContext c = new CommitContext(jobs.tap, jobs.store, probe.layout, intent.get().jobId(), jobs.dest, jobs.config, "recovery");
+        CommitContext c =
+            new CommitContext(
+                jobs.tap,
+                jobs.store,
+                probe.layout,
+                intent.get().jobId(),
+                jobs.dest,
+                jobs.config,
+                "recovery");
         CommitSummary s = new JobCommit(c).run();
-        reports.add(new JobReport(uuid, "committed", s.files.get() - s.alreadyCompleted.get(), s.aborted.get()));
+        reports.add(
+            new JobReport(
+                uuid, "committed", s.files.get() - s.alreadyCompleted.get(), s.aborted.get()));
         jobs.tap.metrics().jobRecovered();
       } else {
         reports.add(new JobReport(uuid, "aborted", 0, JobAbort.abort(probe, intent.isPresent())));

@@ -33,6 +33,13 @@ final class CommitSummary {
 
   @Override
   public String toString() {
-    return files + " files (" + bytes + " bytes) from " + tasks + " tasks, " + aborted + " uploads aborted";
+    return files
+        + " files ("
+        + bytes
+        + " bytes) from "
+        + tasks
+        + " tasks, "
+        + aborted
+        + " uploads aborted";
   }
 }

@@ -36,12 +36,14 @@ final class CommitTap implements OutputHook {
   private final MultipartStoreFactory factory;
   private final KeyNames names;
   private final AttemptFiles attempts = new AttemptFiles();
+
   /**
    * Whether magic streams record each closed file on the store: only when filesystems are not
    * shared through Hadoop's cache, so that task commit may run in another instance than the
    * writer's (one more request per file).
    */
   private final boolean recordClose;
+
   private volatile MultipartStore store;
   private boolean closed;
   private final CommitterMetrics metrics;
@@ -73,12 +75,16 @@ final class CommitTap implements OutputHook {
     tap.addStatisticsSource(metrics);
   }
 
-  /** @return the committers' counters of this tap */
+  /**
+   * @return the committers' counters of this tap
+   */
   CommitterMetrics metrics() {
     return metrics;
   }
 
-  /** @return every store factory registered in this class loader */
+  /**
+   * @return every store factory registered in this class loader
+   */
   static List<MultipartStoreFactory> storeFactories() {
     List<MultipartStoreFactory> found = new ArrayList<>();
     for (MultipartStoreFactory f :
@@ -109,12 +115,16 @@ final class CommitTap implements OutputHook {
     return t.get();
   }
 
-  /** @return whether the tap's backend has a multipart store (S3) */
+  /**
+   * @return whether the tap's backend has a multipart store (S3)
+   */
   boolean served() {
     return factory != null;
   }
 
-  /** @return the tap's name */
+  /**
+   * @return the tap's name
+   */
   String name() {
     return tap.config().name();
   }
@@ -199,7 +209,8 @@ final class CommitTap implements OutputHook {
                         "Cannot create "
                             + dtapPath
                             + ": under a magic committer directory a file must be inside a task"
-                            + " attempt's directory (<dest>/__magic_job-<uuid>/<attempt>/__base/...)"));
+                            + " attempt's directory"
+                            + " (<dest>/__magic_job-<uuid>/<attempt>/__base/...)"));
     MultipartStore s = store("magic");
     JobLayout layout = new JobLayout(key(f.dest), f.uuid);
     String attemptKey = AttemptFiles.key(layout, f.attempt);

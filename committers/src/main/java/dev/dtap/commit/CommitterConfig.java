@@ -6,9 +6,7 @@ import dev.dtap.fs.config.InvalidConfigurationException;
 import java.io.File;
 import org.apache.hadoop.conf.Configuration;
 
-/**
- * The committers' settings, parsed and validated once per committer. Immutable and thread-safe.
- */
+/** The committers' settings, parsed and validated once per committer. Immutable and thread-safe. */
 final class CommitterConfig {
   /** An earlier release's key, refused so that a setting never goes silently unused. */
   static final String REMOVED_PART_TRANSPORT = "fs.dtap.committer.part.transport";
@@ -71,23 +69,34 @@ final class CommitterConfig {
     ConfigReader r = new ConfigReader(conf);
     Name name = CommitterKeys.NAME.get(conf);
     ConflictMode mode = CommitterKeys.CONFLICT_MODE.get(conf);
-    boolean partitioned =
-        CommitterKeys.LAYOUT.get(conf) == Layout.PARTITIONED;
+    boolean partitioned = CommitterKeys.LAYOUT.get(conf) == Layout.PARTITIONED;
     int threads = CommitterKeys.THREADS.get(conf);
     // at most 1 GiB: a magic stream buffers a part in one array
     long partSize = CommitterKeys.PART_SIZE.get(conf);
     int activeParts = CommitterKeys.ACTIVE_PARTS.get(conf);
     String dir = CommitterKeys.STAGING_DIR.get(conf);
-    File stagingDir = new File(dir != null ? dir : conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-staging");
+    File stagingDir =
+        new File(
+            dir != null
+                ? dir
+                : conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir"))
+                    + "/dtap-staging");
     boolean markSuccess = r.getBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", true);
     String uuid = CommitterKeys.UUID.get(conf);
     if (uuid != null && !isJobId(uuid)) {
       throw new InvalidConfigurationException(
-          "Invalid value '" + uuid + "' for " + CommitterKeys.UUID.name() + ": use 1-128 letters, digits, '.', '_' or '-'");
+          "Invalid value '"
+              + uuid
+              + "' for "
+              + CommitterKeys.UUID.name()
+              + ": use 1-128 letters, digits, '.', '_' or '-'");
     }
     if (conf.get(REMOVED_PART_TRANSPORT) != null) {
       throw new InvalidConfigurationException(
-          REMOVED_PART_TRANSPORT + " is gone: set " + CommitterKeys.TRANSPORT.name() + " (auto, http or s3a)");
+          REMOVED_PART_TRANSPORT
+              + " is gone: set "
+              + CommitterKeys.TRANSPORT.name()
+              + " (auto, http or s3a)");
     }
     StoreOptions store =
         new StoreOptions(
@@ -95,7 +104,16 @@ final class CommitterConfig {
             CommitterKeys.SIGNED_PAYLOAD.get(conf),
             CommitterKeys.TRANSPORT.get(conf));
     return new CommitterConfig(
-        name, mode, partitioned, threads, partSize, activeParts, stagingDir, markSuccess, uuid, store);
+        name,
+        mode,
+        partitioned,
+        threads,
+        partSize,
+        activeParts,
+        stagingDir,
+        markSuccess,
+        uuid,
+        store);
   }
 
   /**
@@ -117,10 +135,21 @@ final class CommitterConfig {
    */
   CommitterConfig forDynamicPartitionOverwrite() {
     return new CommitterConfig(
-        name, ConflictMode.REPLACE, true, threads, partSize, activeParts, stagingDir, markSuccess, uuidOverride, storeOptions);
+        name,
+        ConflictMode.REPLACE,
+        true,
+        threads,
+        partSize,
+        activeParts,
+        stagingDir,
+        markSuccess,
+        uuidOverride,
+        storeOptions);
   }
 
-  /** @return the committer asked for, or null to choose by backend */
+  /**
+   * @return the committer asked for, or null to choose by backend
+   */
   Name name() {
     return name;
   }
@@ -153,15 +182,17 @@ final class CommitterConfig {
     return markSuccess;
   }
 
-  /** @return the configured job uuid, or null */
+  /**
+   * @return the configured job uuid, or null
+   */
   String uuidOverride() {
     return uuidOverride;
   }
 
   /**
    * @param id a job id from configuration
-   * @return whether it can name a job's directories and journal: 1-128 letters, digits, '.', '_'
-   *     or '-'
+   * @return whether it can name a job's directories and journal: 1-128 letters, digits, '.', '_' or
+   *     '-'
    */
   static boolean isJobId(String id) {
     return id.matches("[A-Za-z0-9._-]{1,128}");

@@ -78,7 +78,8 @@ public final class CommitterKeys {
           "fs.dtap.committer.signed-payload",
           true,
           "Whether part uploads over plain http carry a SigV4 payload signature, as the AWS SDK"
-              + " sends them: SHA-256 of every byte, computed here and verified by the store. false:"
+              + " sends them: SHA-256 of every byte, computed here and verified by the store."
+              + " false:"
               + " parts go as UNSIGNED-PAYLOAD with a CRC32C the store verifies, so corruption is"
               + " still refused and the request itself stays signed, but whoever can rewrite"
               + " traffic between client and store could replace a part's bytes; it saves the"
@@ -92,7 +93,8 @@ public final class CommitterKeys {
           StoreOptions.Transport.AUTO,
           "How the requests made for every file (initiate, part, complete, journal and record puts)"
               + " travel on S3 taps: http sends them through the JDK's HTTP client, built by S3A's"
-              + " own request factory (encryption, ACL, storage class, requester-pays, checksums) and"
+              + " own request factory (encryption, ACL, storage class, requester-pays,"
+              + " checksums) and"
               + " signed by the AWS SDK's SigV4 signer with S3A's credentials, skipping the SDK's"
               + " per-request pipeline; s3a sends every request through S3A's own S3 client; auto"
               + " is http where it can reproduce every setting of the tap (S3A 3.4 or later, no"
@@ -123,7 +125,9 @@ public final class CommitterKeys {
 
   private CommitterKeys() {}
 
-  /** @return every key, in documentation order */
+  /**
+   * @return every key, in documentation order
+   */
   public static List<ConfigKey<?>> all() {
     return ALL;
   }

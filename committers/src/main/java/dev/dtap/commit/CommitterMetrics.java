@@ -12,8 +12,7 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 /**
  * The committers' counters of one tap, published in its filesystem's IOStatistics (and so in its
  * metrics2 source): jobs committed, aborted and recovered here, and the store's requests by
- * operation ({@code initiate} is an upload started, {@code upload_part} a part) and bytes
- * uploaded.
+ * operation ({@code initiate} is an upload started, {@code upload_part} a part) and bytes uploaded.
  *
  * <p>Thread-safe.
  */
@@ -30,7 +29,9 @@ final class CommitterMetrics implements IOStatisticsSource {
   private final Supplier<StoreStatistics> store;
   private final IOStatisticsStore view;
 
-  /** @param store the tap's store statistics, or null while no store was made */
+  /**
+   * @param store the tap's store statistics, or null while no store was made
+   */
   CommitterMetrics(Supplier<StoreStatistics> store) {
     this.store = store;
     String[] names = new String[StoreStatistics.Op.values().length + 4];

@@ -26,6 +26,11 @@ enum ConflictMode {
         return m;
       }
     }
-    throw new IOException("Invalid conflict mode '" + value + "' in " + source + ": expected fail, append or replace");
+    throw new IOException(
+        "Invalid conflict mode '"
+            + value
+            + "' in "
+            + source
+            + ": expected fail, append or replace");
   }
 }

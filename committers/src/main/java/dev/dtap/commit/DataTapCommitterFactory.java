@@ -15,10 +15,10 @@ import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
  * </pre>
  *
  * It makes the committer {@code fs.dtap.committer.name} names ({@code magic}, {@code staging} or
- * {@code file}); unset, {@code magic} on a tap whose backend has multipart uploads (S3) and Hadoop's
- * {@code FileOutputCommitter} elsewhere (HDFS, where rename is cheap and atomic). MapReduce
- * (through {@code FileOutputFormat}), Spark (through {@code PathOutputCommitProtocol}) and the old
- * MapReduce API (through {@link DataTapMapredCommitter}) use it.
+ * {@code file}); unset, {@code magic} on a tap whose backend has multipart uploads (S3) and
+ * Hadoop's {@code FileOutputCommitter} elsewhere (HDFS, where rename is cheap and atomic).
+ * MapReduce (through {@code FileOutputFormat}), Spark (through {@code PathOutputCommitProtocol})
+ * and the old MapReduce API (through {@link DataTapMapredCommitter}) use it.
  */
 public class DataTapCommitterFactory extends PathOutputCommitterFactory {
   /** Created by Hadoop through reflection. */

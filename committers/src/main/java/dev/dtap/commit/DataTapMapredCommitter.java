@@ -30,8 +30,8 @@ public class DataTapMapredCommitter extends OutputCommitter {
   /** Created by Hadoop through reflection. */
   public DataTapMapredCommitter() {}
 
-  private static PathOutputCommitter committer(org.apache.hadoop.mapreduce.TaskAttemptContext context)
-      throws IOException {
+  private static PathOutputCommitter committer(
+      org.apache.hadoop.mapreduce.TaskAttemptContext context) throws IOException {
     Path out = FileOutputFormat.getOutputPath(new JobConf(context.getConfiguration()));
     return new DataTapCommitterFactory().createOutputCommitter(out, context);
   }

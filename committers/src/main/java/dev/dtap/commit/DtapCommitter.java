@@ -29,14 +29,18 @@ import org.slf4j.LoggerFactory;
 abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabilities {
   private static final Logger LOG = LoggerFactory.getLogger(DtapCommitter.class);
   static final String SPARK_UUID = "spark.sql.sources.writeJobUUID";
+
   /** The capability Spark's PathOutputCommitProtocol asks for before a dynamic overwrite. */
   static final String DYNAMIC_PARTITIONING = "mapreduce.job.committer.dynamic.partitioning";
+
   /** The staging directory Spark names as a dynamic overwrite's output directory. */
   static final String SPARK_STAGING_PREFIX = ".spark-staging-";
 
   final Configuration conf;
+
   /** Rebound once, by {@link #bindJob}, when job commit names the job otherwise than setup did. */
   CommitContext ctx;
+
   final TaskAttemptID attempt;
 
   DtapCommitter(Path outputPath, TaskAttemptContext context, String name) throws IOException {
@@ -53,7 +57,14 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     JobLayout layout = new JobLayout(tap.key(dest), jobUuid(conf, jobId, config));
     // Spark's driver gives its job context no JobID: the job is known by its write uuid
     this.ctx =
-        new CommitContext(tap, tap.store(name), layout, jobId != null ? jobId : layout.uuid(), dest, config, name);
+        new CommitContext(
+            tap,
+            tap.store(name),
+            layout,
+            jobId != null ? jobId : layout.uuid(),
+            dest,
+            config,
+            name);
     this.attempt = context.getTaskAttemptID();
   }
 
@@ -73,7 +84,10 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
         && p.getParent().toUri().getPath().equals(dest.toUri().getPath());
   }
 
-  /** Dynamic partition overwrite, which job commit carries out (see {@link #isDynamicPartitionOverwrite}). */
+  /**
+   * Dynamic partition overwrite, which job commit carries out (see {@link
+   * #isDynamicPartitionOverwrite}).
+   */
   @Override
   public boolean hasCapability(String capability) {
     return DYNAMIC_PARTITIONING.equals(capability);
@@ -92,14 +106,19 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     }
     String uuid = jobUuid(context.getConfiguration(), ctx.jobId, ctx.config);
     if (!uuid.equals(ctx.layout.uuid())) {
-      LOG.info("Job {} of {} is committed as write {}, the id its tasks wrote under", ctx.layout.uuid(), ctx.dest, uuid);
+      LOG.info(
+          "Job {} of {} is committed as write {}, the id its tasks wrote under",
+          ctx.layout.uuid(),
+          ctx.dest,
+          uuid);
       ctx.tap.attempts().releaseJob(ctx.layout);
       ctx = ctx.forJob(uuid);
     }
   }
 
   /** The job's unique id: the configured one, Spark's write uuid, or the MapReduce job id. */
-  static String jobUuid(Configuration conf, String jobId, CommitterConfig config) throws IOException {
+  static String jobUuid(Configuration conf, String jobId, CommitterConfig config)
+      throws IOException {
     if (config.uuidOverride() != null) {
       return config.uuidOverride();
     }
@@ -112,7 +131,11 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     }
     if (jobId == null) {
       throw new IOException(
-          "The job has no id: set " + CommitterKeys.UUID.name() + ", or " + SPARK_UUID + " as Spark does");
+          "The job has no id: set "
+              + CommitterKeys.UUID.name()
+              + ", or "
+              + SPARK_UUID
+              + " as Spark does");
     }
     return jobId;
   }
@@ -151,8 +174,8 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
   }
 
   /**
-   * Exclusive task commit records rely on conditional writes; a store that ignores them would let
-   * a second write through silently, so check once per job.
+   * Exclusive task commit records rely on conditional writes; a store that ignores them would let a
+   * second write through silently, so check once per job.
    */
   private void checkConditionalPut() throws IOException {
     String probe = ctx.layout.probe() + "-" + Long.toHexString(System.nanoTime());
@@ -175,7 +198,9 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     }
   }
 
-  /** @return the first output object under a prefix (commit data excluded), or null */
+  /**
+   * @return the first output object under a prefix (commit data excluded), or null
+   */
   String firstOutput(String prefix) throws IOException {
     RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = ctx.store().list(prefix);
     while (it.hasNext()) {
@@ -206,8 +231,13 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
         String existing = firstOutput(ctx.layout.destPrefix() + (p.isEmpty() ? "" : p + "/"));
         if (existing != null) {
           throw new FileAlreadyExistsException(
-              "Partition " + ctx.displayPath(ctx.layout.destPrefix() + p) + " already has output ("
-                  + ctx.displayPath(existing) + ") and " + CommitterKeys.CONFLICT_MODE.name() + " is fail");
+              "Partition "
+                  + ctx.displayPath(ctx.layout.destPrefix() + p)
+                  + " already has output ("
+                  + ctx.displayPath(existing)
+                  + ") and "
+                  + CommitterKeys.CONFLICT_MODE.name()
+                  + " is fail");
         }
       }
     }
@@ -238,8 +268,8 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
 
   /**
    * Whether an attempt has already committed (a repeated task commit): one of its task's records
-   * names it. Asked of the store, which only a repeated commit, or one without any file written
-   * in this JVM, pays for.
+   * names it. Asked of the store, which only a repeated commit, or one without any file written in
+   * this JVM, pays for.
    *
    * @param attemptId the attempt
    * @return true if a record of the attempt exists
@@ -261,7 +291,8 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
   public void abortTask(TaskAttemptContext context) throws IOException {
     String attemptId = attemptId(context);
     List<String> entries = new ArrayList<>();
-    RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = ctx.store().list(ctx.layout.journalDir(attemptId));
+    RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
+        ctx.store().list(ctx.layout.journalDir(attemptId));
     while (it.hasNext()) {
       String key = it.next().key();
       ctx.abortJournaled(key);
@@ -302,7 +333,10 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     bindJob(context);
     ctx.tap.attempts().releaseJob(ctx.layout);
     if (ctx.intent().isPresent()) {
-      LOG.warn("Job {} has a commit in progress in {}; leaving it for recovery", ctx.layout.uuid(), ctx.dest);
+      LOG.warn(
+          "Job {} has a commit in progress in {}; leaving it for recovery",
+          ctx.layout.uuid(),
+          ctx.dest);
       return;
     }
     JobAbort.abort(ctx, false);

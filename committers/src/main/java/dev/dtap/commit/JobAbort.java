@@ -59,7 +59,8 @@ final class JobAbort {
     }
     c.deleteJobDir();
     c.tap.metrics().jobAborted();
-    LOG.info("Aborted job {} in {}: {} pending uploads aborted", c.layout.uuid(), c.dest, aborted[0]);
+    LOG.info(
+        "Aborted job {} in {}: {} pending uploads aborted", c.layout.uuid(), c.dest, aborted[0]);
     return aborted[0];
   }
 
@@ -86,7 +87,8 @@ final class JobAbort {
   private static void removeOwnSuccess(CommitContext c) throws IOException {
     Optional<byte[]> s = c.store().get(c.layout.success());
     if (s.isPresent()) {
-      Json.Fields f = new Json.Fields(Json.parse(s.get(), c.where(c.layout.success())), c.layout.success());
+      Json.Fields f =
+          new Json.Fields(Json.parse(s.get(), c.where(c.layout.success())), c.layout.success());
       if (c.layout.uuid().equals(f.optString("jobId"))) {
         c.store().delete(java.util.Collections.singletonList(c.layout.success()));
       }

@@ -99,23 +99,30 @@ final class JobCommit {
   }
 
   /**
-   * A record under this job's directory must be for a task of this job. Only checkable when the
-   * job is named by its MapReduce job id: Spark names a job by its write uuid, and gives its tasks
+   * A record under this job's directory must be for a task of this job. Only checkable when the job
+   * is named by its MapReduce job id: Spark names a job by its write uuid, and gives its tasks
    * JobIDs of their own (one per stage), unrelated to the driver's.
    */
   private void checkTaskOfJob(String taskId, String recordKey) throws IOException {
-    if (!c.layout.uuid().equals(c.jobId) || !c.jobId.startsWith(org.apache.hadoop.mapreduce.JobID.JOB + "_")) {
+    if (!c.layout.uuid().equals(c.jobId)
+        || !c.jobId.startsWith(org.apache.hadoop.mapreduce.JobID.JOB + "_")) {
       return; // the record's job uuid is checked when it is read
     }
     TaskID task;
     try {
       task = TaskID.forName(taskId);
     } catch (IllegalArgumentException e) {
-      return; // not a Hadoop task id: a framework with its own ids; the record's job uuid is checked
+      return; // not a Hadoop task id: a framework with its own ids; the record's job uuid is
+      // checked
     }
     if (!task.getJobID().toString().equals(c.jobId)) {
       throw new IOException(
-          "Task commit record " + c.where(recordKey) + " is for task " + taskId + " of another job than " + c.jobId);
+          "Task commit record "
+              + c.where(recordKey)
+              + " is for task "
+              + taskId
+              + " of another job than "
+              + c.jobId);
     }
   }
 
@@ -194,7 +201,8 @@ final class JobCommit {
                 + c.displayPath(f.key())
                 + " is no longer pending and "
                 + (o.isPresent() ? "the object there is not its result" : "no object is there")
-                + ": it was aborted, or overwritten by another writer; the job's output is incomplete",
+                + ": it was aborted, or overwritten by another writer; the job's output is"
+                + " incomplete",
             e);
       }
       summary.alreadyCompleted.incrementAndGet();
@@ -210,7 +218,8 @@ final class JobCommit {
     }
 
     void replace(CommitIntent intent) throws IOException {
-      boolean partitioned = intent.partitioned() != null ? intent.partitioned() : c.config.partitioned();
+      boolean partitioned =
+          intent.partitioned() != null ? intent.partitioned() : c.config.partitioned();
       if (!partitioned) {
         deleteUnder(c.layout.destPrefix(), true);
         return;
@@ -228,7 +237,9 @@ final class JobCommit {
       }
     }
 
-    /** Deletes output objects under a prefix, never commit data; optionally only direct children. */
+    /**
+     * Deletes output objects under a prefix, never commit data; optionally only direct children.
+     */
     private void deleteUnder(String prefix, boolean recursive) throws IOException {
       c.deleteUnder(
           prefix,

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code journal/<task>/<attempt>/<entry>}: one entry per upload, written before its data;
  *   <li>{@code tasks/<task>/<generation>}: task commit records, the highest generation of a task
  *       winning (see {@link TaskRecords});
- *   <li>{@code closed/<task>/<attempt>/<entry>}: what a magic stream left for task commit when
- *       the filesystem that committed could not be the one that wrote (the dtap filesystem cache
+ *   <li>{@code closed/<task>/<attempt>/<entry>}: what a magic stream left for task commit when the
+ *       filesystem that committed could not be the one that wrote (the dtap filesystem cache
  *       disabled), one per closed file;
  *   <li>{@code commit}: the commit intent;
  *   <li>{@code probe}: the conditional-write check of job setup.
@@ -41,16 +41,21 @@ final class JobLayout {
     this.jobDir = destPrefix + JOB_DIR_PREFIX + uuid + "/";
   }
 
-  /** @return the layout of the job known by {@code other} on the same destination */
+  /**
+   * @return the layout of the job known by {@code other} on the same destination
+   */
   JobLayout forJob(String other) {
-    return new JobLayout(destPrefix.isEmpty() ? "" : destPrefix.substring(0, destPrefix.length() - 1), other);
+    return new JobLayout(
+        destPrefix.isEmpty() ? "" : destPrefix.substring(0, destPrefix.length() - 1), other);
   }
 
   String uuid() {
     return uuid;
   }
 
-  /** @return the destination's key prefix, "" or ending with "/" */
+  /**
+   * @return the destination's key prefix, "" or ending with "/"
+   */
   String destPrefix() {
     return destPrefix;
   }
@@ -63,7 +68,9 @@ final class JobLayout {
     return jobDir + "journal/";
   }
 
-  /** @return the journal directory of a task: its attempts' directories are under it */
+  /**
+   * @return the journal directory of a task: its attempts' directories are under it
+   */
   String journalTaskDir(String taskId) {
     return journalRoot() + taskId + "/";
   }
@@ -72,7 +79,9 @@ final class JobLayout {
     return journalTaskDir(taskOf(attempt)) + attempt + "/";
   }
 
-  /** @return where an attempt's magic streams record their closed files, by journal entry name */
+  /**
+   * @return where an attempt's magic streams record their closed files, by journal entry name
+   */
   String closedDir(String attempt) {
     return jobDir + "closed/" + taskOf(attempt) + "/" + attempt + "/";
   }
@@ -91,7 +100,9 @@ final class JobLayout {
     }
   }
 
-  /** @return a journal entry name no other writer uses */
+  /**
+   * @return a journal entry name no other writer uses
+   */
   static String newEntryName() {
     return String.format(
         Locale.ROOT, "%08d-%08x", ENTRIES.incrementAndGet(), ThreadLocalRandom.current().nextInt());

@@ -50,7 +50,8 @@ final class JournalEntry {
 
   static JournalEntry decode(byte[] data, String source) throws IOException {
     Json.Fields f = new Json.Fields(Json.parse(data, source), source);
-    return new JournalEntry(f.string("key"), f.string("uploadId"), f.string("attempt"), f.number("created"));
+    return new JournalEntry(
+        f.string("key"), f.string("uploadId"), f.string("attempt"), f.number("created"));
   }
 
   @Override

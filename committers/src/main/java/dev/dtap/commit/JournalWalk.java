@@ -18,6 +18,7 @@ final class JournalWalk implements RemoteIterator<JournalWalk.TaskJournal> {
   /** The journal entries of one task, by attempt. */
   static final class TaskJournal {
     final String taskId;
+
     /** attempt id to the keys of its entries, in key order */
     final Map<String, List<String>> entries = new LinkedHashMap<>();
 

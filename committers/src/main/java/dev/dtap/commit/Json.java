@@ -167,7 +167,8 @@ final class Json {
     }
 
     private IOException missing(String name, String what) {
-      return new IOException("Corrupt commit record " + source + ": field '" + name + "' must be " + what);
+      return new IOException(
+          "Corrupt commit record " + source + ": field '" + name + "' must be " + what);
     }
   }
 }

@@ -13,10 +13,11 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
- * The magic committer: a task attempt writes under {@code <dest>/__magic_job-<uuid>/<attempt>/__base}
- * on the dtap filesystem, where the tap's output hook streams each file to an uncompleted upload
- * at its final key. Task commit writes one record listing the attempt's uploads, from what this JVM
- * wrote (no store reads); job commit completes them. Nothing is copied or renamed.
+ * The magic committer: a task attempt writes under {@code
+ * <dest>/__magic_job-<uuid>/<attempt>/__base} on the dtap filesystem, where the tap's output hook
+ * streams each file to an uncompleted upload at its final key. Task commit writes one record
+ * listing the attempt's uploads, from what this JVM wrote (no store reads); job commit completes
+ * them. Nothing is copied or renamed.
  */
 final class MagicCommitter extends DtapCommitter {
   static final String NAME = "magic";
@@ -88,7 +89,8 @@ final class MagicCommitter extends DtapCommitter {
               + attemptId
               + " started "
               + unclosed
-              + " magic files that no stream of this filesystem closed: they were written in another"
+              + " magic files that no stream of this filesystem closed: they were written in"
+              + " another"
               + " process, or through another dtap filesystem instance while the filesystem cache"
               + " was on (fs.dtap.impl.disable.cache=false); the magic committer's task commit must"
               + " run in the process, and filesystem, that wrote them");

@@ -10,9 +10,9 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Registers the committers with fs-core ({@code META-INF/services/dev.dtap.fs.spi.OutputHookFactory}):
- * every tap gets a {@link CommitTap}, its magic-path hook and the committers' per-tap state.
- * Thread-safe.
+ * Registers the committers with fs-core ({@code
+ * META-INF/services/dev.dtap.fs.spi.OutputHookFactory}): every tap gets a {@link CommitTap}, its
+ * magic-path hook and the committers' per-tap state. Thread-safe.
  */
 public final class MagicOutputHookFactory implements OutputHookFactory {
   private volatile List<MultipartStoreFactory> factories;

@@ -42,6 +42,7 @@ final class MagicOutputStream extends OutputStream {
 
   /** The current part's arrays, filled in order and never copied into a bigger one. */
   private List<byte[]> chunks = new ArrayList<>();
+
   private byte[] chunk;
   private int inChunk;
   private int buffered;
@@ -90,7 +91,10 @@ final class MagicOutputStream extends OutputStream {
     while (len > 0) {
       if (chunk == null || inChunk == chunk.length) {
         // pooled arrays only: the last one of a part is filled as far as the part goes
-        chunk = chunks.isEmpty() && parts.isEmpty() ? PartBuffers.SHARED.takeFirst() : PartBuffers.SHARED.take();
+        chunk =
+            chunks.isEmpty() && parts.isEmpty()
+                ? PartBuffers.SHARED.takeFirst()
+                : PartBuffers.SHARED.take();
         chunks.add(chunk);
         inChunk = 0;
       }
@@ -233,7 +237,8 @@ final class MagicOutputStream extends OutputStream {
     try {
       f.join();
       return new IOException("no failure");
-    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+    } catch (java.util.concurrent.CompletionException
+        | java.util.concurrent.CancellationException e) {
       Throwable c = e.getCause() == null ? e : e.getCause();
       return c instanceof IOException
           ? (IOException) c

@@ -29,7 +29,9 @@ final class MagicPaths {
       this.relative = relative;
     }
 
-    /** @return where the file becomes visible at job commit */
+    /**
+     * @return where the file becomes visible at job commit
+     */
     Path finalPath() {
       return new Path(dest, relative);
     }
@@ -92,8 +94,13 @@ final class MagicPaths {
       rel.append(rel.length() == 0 ? "" : "/").append(parts[i]);
     }
     java.net.URI u = path.toUri();
-    Path destPath = new Path(u.getScheme(), u.getAuthority(), dest.length() == 0 ? "/" : dest.toString());
+    Path destPath =
+        new Path(u.getScheme(), u.getAuthority(), dest.length() == 0 ? "/" : dest.toString());
     return Optional.of(
-        new MagicFile(destPath, parts[magic].substring(MAGIC_PREFIX.length()), parts[magic + 1], rel.toString()));
+        new MagicFile(
+            destPath,
+            parts[magic].substring(MAGIC_PREFIX.length()),
+            parts[magic + 1],
+            rel.toString()));
   }
 }

@@ -10,10 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs job commit's store operations on a pool: the submitting thread is throttled so that at
- * most a bounded number of units wait at once (memory stays bounded however many tasks the job
- * had), the first failure stops new work, and {@link #await} waits for everything submitted. No
- * unit ever waits for another, so the pool cannot deadlock. Thread-safe; one instance per commit.
+ * Runs job commit's store operations on a pool: the submitting thread is throttled so that at most
+ * a bounded number of units wait at once (memory stays bounded however many tasks the job had), the
+ * first failure stops new work, and {@link #await} waits for everything submitted. No unit ever
+ * waits for another, so the pool cannot deadlock. Thread-safe; one instance per commit.
  */
 final class ParallelWork implements AutoCloseable {
   /** A unit of work. */
@@ -30,7 +30,12 @@ final class ParallelWork implements AutoCloseable {
   ParallelWork(int threads, String name) {
     this.pool =
         new ThreadPoolExecutor(
-            threads, threads, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Pools.daemon(name));
+            threads,
+            threads,
+            10,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            Pools.daemon(name));
     this.queued = new Semaphore(threads * 4);
   }
 
@@ -54,8 +59,8 @@ final class ParallelWork implements AutoCloseable {
   }
 
   /**
-   * Submits a unit from inside another unit, without throttling (a pool thread must never block
-   * on the pool). The caller bounds what it submits this way.
+   * Submits a unit from inside another unit, without throttling (a pool thread must never block on
+   * the pool). The caller bounds what it submits this way.
    */
   void submitNested(Unit u) {
     synchronized (lock) {
@@ -84,7 +89,9 @@ final class ParallelWork implements AutoCloseable {
     }
   }
 
-  /** @return whether a unit has failed */
+  /**
+   * @return whether a unit has failed
+   */
   boolean failed() {
     return failure.get() != null;
   }

@@ -11,13 +11,14 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * garbage-collect gigabytes. Idle arrays are held softly: the collector takes them back whenever
  * the heap needs the room, so the pool never holds memory a task needs.
  *
- * <p>An array is handed to one stream at a time: a stream gives a part's arrays back only after
- * the part's upload has returned, when nothing reads them any more. Arrays come back unzeroed; a
- * part is only ever read up to its length. Thread-safe.
+ * <p>An array is handed to one stream at a time: a stream gives a part's arrays back only after the
+ * part's upload has returned, when nothing reads them any more. Arrays come back unzeroed; a part
+ * is only ever read up to its length. Thread-safe.
  */
 final class PartBuffers {
   /** Size of the arrays that make up a part. */
   static final int SIZE = 1 << 20;
+
   /** Size of a file's first array: a small file takes no more. */
   static final int FIRST_SIZE = 64 << 10;
 
@@ -27,12 +28,16 @@ final class PartBuffers {
   private final Deque<SoftReference<byte[]>> idle = new ConcurrentLinkedDeque<>();
   private final Deque<SoftReference<byte[]>> idleFirst = new ConcurrentLinkedDeque<>();
 
-  /** @return an array of {@link #SIZE} bytes, recently used if one is idle */
+  /**
+   * @return an array of {@link #SIZE} bytes, recently used if one is idle
+   */
   byte[] take() {
     return take(idle, SIZE);
   }
 
-  /** @return an array of {@link #FIRST_SIZE} bytes, recently used if one is idle */
+  /**
+   * @return an array of {@link #FIRST_SIZE} bytes, recently used if one is idle
+   */
   byte[] takeFirst() {
     return take(idleFirst, FIRST_SIZE);
   }
@@ -63,7 +68,9 @@ final class PartBuffers {
     }
   }
 
-  /** @return idle arrays not yet collected, for tests */
+  /**
+   * @return idle arrays not yet collected, for tests
+   */
   int idleCount() {
     int n = 0;
     for (Deque<SoftReference<byte[]>> d : List.of(idle, idleFirst)) {

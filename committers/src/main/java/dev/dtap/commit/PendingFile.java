@@ -23,7 +23,8 @@ final class PendingFile {
   private final long length;
   private final List<UploadedPart> parts;
 
-  PendingFile(String key, String uploadId, String journalName, long length, List<UploadedPart> parts) {
+  PendingFile(
+      String key, String uploadId, String journalName, long length, List<UploadedPart> parts) {
     this.key = key;
     this.uploadId = uploadId;
     this.journalName = journalName;
@@ -39,7 +40,9 @@ final class PendingFile {
     return uploadId;
   }
 
-  /** @return the journal entry's name within its attempt's journal directory */
+  /**
+   * @return the journal entry's name within its attempt's journal directory
+   */
   String journalName() {
     return journalName;
   }
@@ -125,7 +128,8 @@ final class PendingFile {
       g.writeStringField("etag", p.etag());
       g.writeNumberField("size", p.size());
       if (CRC32C.equals(p.checksumAlgorithm())) {
-        g.writeStringField("crc32c", p.checksum()); // as version 2 records, which older releases read
+        g.writeStringField(
+            "crc32c", p.checksum()); // as version 2 records, which older releases read
       } else if (p.checksum() != null) {
         g.writeStringField("checksumAlgorithm", p.checksumAlgorithm());
         g.writeStringField("checksum", p.checksum());
@@ -136,7 +140,9 @@ final class PendingFile {
     g.writeEndObject();
   }
 
-  /** @return this file as a JSON document of its own */
+  /**
+   * @return this file as a JSON document of its own
+   */
   byte[] encode() throws IOException {
     return Json.write(this::write);
   }
@@ -157,9 +163,12 @@ final class PendingFile {
       String crc32c = p.optString("crc32c");
       String algorithm = crc32c != null ? CRC32C : p.optString("checksumAlgorithm");
       String checksum = crc32c != null ? crc32c : p.optString("checksum");
-      parts.add(new UploadedPart((int) p.number("number"), p.string("etag"), p.number("size"), algorithm, checksum));
+      parts.add(
+          new UploadedPart(
+              (int) p.number("number"), p.string("etag"), p.number("size"), algorithm, checksum));
     }
-    return new PendingFile(f.string("key"), f.string("uploadId"), f.string("journal"), f.number("length"), parts);
+    return new PendingFile(
+        f.string("key"), f.string("uploadId"), f.string("journal"), f.number("length"), parts);
   }
 
   @Override

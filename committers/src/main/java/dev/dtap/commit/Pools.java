@@ -21,7 +21,12 @@ final class Pools {
     if (uploads == null) {
       uploads =
           new ThreadPoolExecutor(
-              threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemon("dtap-commit-upload"));
+              threads,
+              threads,
+              60,
+              TimeUnit.SECONDS,
+              new LinkedBlockingQueue<>(),
+              daemon("dtap-commit-upload"));
       uploads.allowCoreThreadTimeOut(true);
     } else if (uploads.getMaximumPoolSize() < threads) {
       uploads.setMaximumPoolSize(threads);

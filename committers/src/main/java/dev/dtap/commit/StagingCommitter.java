@@ -22,10 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The staging committer: a task attempt writes to local disk ({@code fs.dtap.committer.staging.dir})
- * and task commit uploads every file as an uncompleted multipart upload, files in parallel,
- * reporting progress as parts finish so that long uploads do not time the task out. Works for
- * writers that need a real local filesystem (seek, rename within the task).
+ * The staging committer: a task attempt writes to local disk ({@code
+ * fs.dtap.committer.staging.dir}) and task commit uploads every file as an uncompleted multipart
+ * upload, files in parallel, reporting progress as parts finish so that long uploads do not time
+ * the task out. Works for writers that need a real local filesystem (seek, rename within the task).
  */
 final class StagingCommitter extends DtapCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(StagingCommitter.class);
@@ -39,7 +39,11 @@ final class StagingCommitter extends DtapCommitter {
         attempt == null
             ? null
             : new File(
-                new File(new File(ctx.config.stagingDir(), UserGroupInformation.getCurrentUser().getShortUserName()), ctx.layout.uuid()),
+                new File(
+                    new File(
+                        ctx.config.stagingDir(),
+                        UserGroupInformation.getCurrentUser().getShortUserName()),
+                    ctx.layout.uuid()),
                 attempt.toString());
   }
 
@@ -52,7 +56,8 @@ final class StagingCommitter extends DtapCommitter {
   public void setupTask(TaskAttemptContext context) throws IOException {
     Files.createDirectories(localDir.toPath());
     try {
-      Files.setPosixFilePermissions(localDir.toPath(), PosixFilePermissions.fromString("rwx------"));
+      Files.setPosixFilePermissions(
+          localDir.toPath(), PosixFilePermissions.fromString("rwx------"));
     } catch (UnsupportedOperationException e) {
       // not a POSIX filesystem: its own permissions apply
     }
@@ -90,7 +95,10 @@ final class StagingCommitter extends DtapCommitter {
         Thread.currentThread().interrupt();
         failure = new InterruptedIOException("interrupted uploading task output");
       } catch (ExecutionException e) {
-        Throwable c = e.getCause() instanceof java.io.UncheckedIOException ? e.getCause().getCause() : e.getCause();
+        Throwable c =
+            e.getCause() instanceof java.io.UncheckedIOException
+                ? e.getCause().getCause()
+                : e.getCause();
         if (failure == null) {
           failure = c instanceof IOException ? (IOException) c : new IOException(c.toString(), c);
         }
@@ -122,7 +130,8 @@ final class StagingCommitter extends DtapCommitter {
     return name.startsWith(".") && name.endsWith(".crc");
   }
 
-  private PendingFile upload(java.nio.file.Path file, String key, String attemptId, TaskAttemptContext context)
+  private PendingFile upload(
+      java.nio.file.Path file, String key, String attemptId, TaskAttemptContext context)
       throws IOException {
     MultipartStore store = ctx.store();
     long length = Files.size(file);

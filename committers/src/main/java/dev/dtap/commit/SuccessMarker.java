@@ -58,7 +58,8 @@ final class SuccessMarker {
               g.writeObjectFieldStart("iostatistics");
               g.writeObjectFieldStart("counters");
               for (Map.Entry<StoreStatistics.Op, Long> e : stats.snapshot().entrySet()) {
-                g.writeNumberField("store_" + e.getKey().name().toLowerCase(Locale.ROOT), e.getValue());
+                g.writeNumberField(
+                    "store_" + e.getKey().name().toLowerCase(Locale.ROOT), e.getValue());
               }
               g.writeEndObject();
               g.writeObjectFieldStart("gauges");

@@ -14,9 +14,14 @@ import java.util.List;
 final class TaskRecord {
   /** Records whose parts have no checksums: every dtap release reads them. */
   static final int VERSION_PLAIN = 1;
+
   /** Records with CRC32C part checksums: older releases would complete the uploads without them. */
   static final int VERSION_PART_CHECKSUMS = 2;
-  /** Records with part checksums of another algorithm (S3A's {@code fs.s3a.create.checksum.algorithm}). */
+
+  /**
+   * Records with part checksums of another algorithm (S3A's {@code
+   * fs.s3a.create.checksum.algorithm}).
+   */
   static final int VERSION_CHECKSUM_ALGORITHMS = 3;
 
   private final String jobUuid;
@@ -117,7 +122,12 @@ final class TaskRecord {
     for (PendingFile f : files) {
       for (UploadedPart p : f.parts()) {
         if (p.checksum() != null) {
-          v = Math.max(v, PendingFile.CRC32C.equals(p.checksumAlgorithm()) ? VERSION_PART_CHECKSUMS : VERSION_CHECKSUM_ALGORITHMS);
+          v =
+              Math.max(
+                  v,
+                  PendingFile.CRC32C.equals(p.checksumAlgorithm())
+                      ? VERSION_PART_CHECKSUMS
+                      : VERSION_CHECKSUM_ALGORITHMS);
         }
       }
     }
@@ -143,14 +153,25 @@ final class TaskRecord {
     if (version > VERSION_CHECKSUM_ALGORITHMS) {
       // completing uploads from a record with fields this release does not know could drop them
       throw new IOException(
-          "Commit record " + source + " has version " + version + ", newer than this dtap reads ("
-              + VERSION_CHECKSUM_ALGORITHMS + "); commit or recover the job with a newer dtap");
+          "Commit record "
+              + source
+              + " has version "
+              + version
+              + ", newer than this dtap reads ("
+              + VERSION_CHECKSUM_ALGORITHMS
+              + "); commit or recover the job with a newer dtap");
     }
     return record;
   }
 
   @Override
   public String toString() {
-    return "commit of " + attemptId + " (generation " + generation + ", " + files.size() + " files)";
+    return "commit of "
+        + attemptId
+        + " (generation "
+        + generation
+        + ", "
+        + files.size()
+        + " files)";
   }
 }

@@ -10,8 +10,8 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * Task commit records: {@code tasks/<task>/<generation>}. Each generation is claimed with an
- * exclusive create, so two attempts committing the same task at once never overwrite each other
- * and their order is total: the highest generation is the committed attempt, which makes the last
+ * exclusive create, so two attempts committing the same task at once never overwrite each other and
+ * their order is total: the highest generation is the committed attempt, which makes the last
  * committer win, as Hadoop's protocol requires when a committed attempt fails to report and the
  * task is run again. Stateless.
  */
@@ -29,7 +29,8 @@ final class TaskRecords {
    *
    * @return the record's key
    */
-  static String write(MultipartStore store, JobLayout layout, TaskRecord record) throws IOException {
+  static String write(MultipartStore store, JobLayout layout, TaskRecord record)
+      throws IOException {
     int gen = 0;
     if (!store.supportsConditionalPut()) {
       // best effort without exclusive creates: start after the highest generation seen
@@ -41,7 +42,8 @@ final class TaskRecords {
         return key;
       }
     }
-    throw new IOException("Task " + record.taskId() + " has been committed more than " + MAX_GENERATION + " times");
+    throw new IOException(
+        "Task " + record.taskId() + " has been committed more than " + MAX_GENERATION + " times");
   }
 
   private static int highest(MultipartStore store, String taskDir) throws IOException {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
@@ -36,10 +34,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The commit protocol scenarios Hadoop's committer tests cover, written in our own code for any
- * committer the dtap factory makes (magic and staging on an object store, Hadoop's file committer on
- * HDFS): what becomes visible when, repeated and competing task commits, empty tasks, aborts, jobs
- * side by side, MapFile output. {@link AbstractDtapCommitProtocolTest} adds the dtap committers'
- * own guarantees.
+ * committer the dtap factory makes (magic and staging on an object store, Hadoop's file committer
+ * on HDFS): what becomes visible when, repeated and competing task commits, empty tasks, aborts,
+ * jobs side by side, MapFile output. {@link AbstractDtapCommitProtocolTest} adds the dtap
+ * committers' own guarantees.
  */
 public abstract class AbstractCommitProtocolTest {
   private static int jobCounter;
@@ -47,19 +45,26 @@ public abstract class AbstractCommitProtocolTest {
   protected Configuration conf;
   protected Path dest;
 
-  /** @return "magic", "staging" or "file" */
+  /**
+   * @return "magic", "staging" or "file"
+   */
   protected abstract String committerName();
 
-  /** @return a configuration with a writable tap whose backend has a multipart store */
+  /**
+   * @return a configuration with a writable tap whose backend has a multipart store
+   */
   protected abstract Configuration newConfiguration() throws Exception;
 
-  /** @return a fresh, absent directory on that tap */
+  /**
+   * @return a fresh, absent directory on that tap
+   */
   protected abstract Path newDestination() throws Exception;
 
   @BeforeEach
   void setUpJob() throws Exception {
     conf = newConfiguration();
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     conf.set(CommitterKeys.NAME.name(), committerName());
     dest = newDestination();
   }
@@ -91,7 +96,8 @@ public abstract class AbstractCommitProtocolTest {
     public final Path out;
 
     public Job(Path out, Configuration base) {
-      this.id = new JobID("2026" + ThreadLocalRandom.current().nextInt(100000, 999999), ++jobCounter);
+      this.id =
+          new JobID("2026" + ThreadLocalRandom.current().nextInt(100000, 999999), ++jobCounter);
       this.jobConf = new Configuration(base);
       this.out = out;
       jobConf.set(FileOutputFormat.OUTDIR, out.toString());
@@ -102,7 +108,8 @@ public abstract class AbstractCommitProtocolTest {
     }
 
     TaskAttemptContext task(int task, int attempt) {
-      return new TaskAttemptContextImpl(jobConf, new TaskAttemptID(new TaskID(id, TaskType.MAP, task), attempt));
+      return new TaskAttemptContextImpl(
+          jobConf, new TaskAttemptID(new TaskID(id, TaskType.MAP, task), attempt));
     }
 
     PathOutputCommitter committer(TaskAttemptContext t) throws IOException {
@@ -131,7 +138,8 @@ public abstract class AbstractCommitProtocolTest {
 
     void commitTask(TaskAttemptContext t) throws IOException {
       PathOutputCommitter c = committer(t);
-      if (c.needsTaskCommit(t)) { // as MapReduce asks: the file committer skips tasks without output
+      if (c.needsTaskCommit(
+          t)) { // as MapReduce asks: the file committer skips tasks without output
         c.commitTask(t);
       }
     }
@@ -154,13 +162,16 @@ public abstract class AbstractCommitProtocolTest {
     return dest.getFileSystem(conf);
   }
 
-  /** @return visible output under a directory: relative path to content */
+  /**
+   * @return visible output under a directory: relative path to content
+   */
   protected TreeMap<String, String> output(Path dir) throws IOException {
     TreeMap<String, String> out = new TreeMap<>();
     if (!fs().exists(dir)) {
       return out;
     }
-    org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it = fs().listFiles(dir, true);
+    org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it =
+        fs().listFiles(dir, true);
     String base = fs().makeQualified(dir).toUri().getPath();
     while (it.hasNext()) {
       FileStatus s = it.next();
@@ -191,7 +202,10 @@ public abstract class AbstractCommitProtocolTest {
     assertThat(output(dest)).as("visible before job commit").isEmpty();
     assertPending(2);
     job.commit();
-    assertThat(output(dest)).containsOnlyKeys(f0, f1).containsEntry(f0, "alpha\nbeta\n").containsEntry(f1, "gamma\n");
+    assertThat(output(dest))
+        .containsOnlyKeys(f0, f1)
+        .containsEntry(f0, "alpha\nbeta\n")
+        .containsEntry(f1, "gamma\n");
     assertSuccessMarker(job, 2);
     assertJobDataGone(job);
   }
@@ -287,7 +301,6 @@ public abstract class AbstractCommitProtocolTest {
     assertPending(1); // the other job's upload
     b.commit();
     assertThat(output(dest)).containsOnlyKeys("left/" + fa, "right/" + fb);
-
   }
 
   @Test

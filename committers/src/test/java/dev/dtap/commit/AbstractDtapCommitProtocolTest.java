@@ -64,7 +64,9 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
 
   @Override
   protected void assertJobDataGone(Job job) throws IOException {
-    assertThat(CommitTesting.jobDirExists(job.out, conf, job.id.toString())).as("job directory left").isFalse();
+    assertThat(CommitTesting.jobDirExists(job.out, conf, job.id.toString()))
+        .as("job directory left")
+        .isFalse();
   }
 
   @Test
@@ -83,10 +85,12 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     try {
       List<Future<?>> f = new ArrayList<>();
       for (TaskAttemptContext t : ctx) {
-        f.add(pool.submit(() -> {
-          job.commitTask(t);
-          return null;
-        }));
+        f.add(
+            pool.submit(
+                () -> {
+                  job.commitTask(t);
+                  return null;
+                }));
       }
       for (Future<?> x : f) {
         x.get();
@@ -98,7 +102,6 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     assertThat(output(dest)).hasSize(1);
   }
 
-
   @Test
   void failedJobCommitCanBeRetried() throws Exception {
     Job job = newJob();
@@ -109,11 +112,12 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       names.add(job.write(t, "task " + i));
       job.commitTask(t);
     }
-    CommitTesting.onCommitStep((step, n) -> {
-      if (step.equals(CommitSteps.COMPLETED) && n == 2) {
-        throw new IOException("injected failure after two completes");
-      }
-    });
+    CommitTesting.onCommitStep(
+        (step, n) -> {
+          if (step.equals(CommitSteps.COMPLETED) && n == 2) {
+            throw new IOException("injected failure after two completes");
+          }
+        });
     assertThatThrownBy(job::commit).hasMessageContaining("injected failure");
     CommitTesting.onCommitStep(null);
     job.commit();
@@ -121,7 +125,6 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     assertSuccessMarker(job, 3);
     assertJobDataGone(job);
   }
-
 
   @Test
   void abortJobAfterAFailedCommitRemovesWhatItPublished() throws Exception {
@@ -132,11 +135,12 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       job.write(t, "task " + i);
       job.commitTask(t);
     }
-    CommitTesting.onCommitStep((step, n) -> {
-      if (step.equals(CommitSteps.COMPLETED) && n == 1) {
-        throw new IOException("injected failure after one complete");
-      }
-    });
+    CommitTesting.onCommitStep(
+        (step, n) -> {
+          if (step.equals(CommitSteps.COMPLETED) && n == 1) {
+            throw new IOException("injected failure after one complete");
+          }
+        });
     assertThatThrownBy(job::commit).hasMessageContaining("injected");
     CommitTesting.onCommitStep(null);
     am.abortJob(job.context(), JobStatus.State.FAILED);
@@ -144,12 +148,15 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     assertJobDataGone(job);
   }
 
-
   @Test
   void crashAtEveryStepOfJobCommitThenRecovery() throws Exception {
     String[] steps = {
-      CommitSteps.LISTED, CommitSteps.INTENT_WRITTEN, CommitSteps.COMPLETED + "#1",
-      CommitSteps.COMPLETED + "#3", CommitSteps.SUCCESS_WRITTEN, CommitSteps.CLEANED
+      CommitSteps.LISTED,
+      CommitSteps.INTENT_WRITTEN,
+      CommitSteps.COMPLETED + "#1",
+      CommitSteps.COMPLETED + "#3",
+      CommitSteps.SUCCESS_WRITTEN,
+      CommitSteps.CLEANED
     };
     for (String crashAt : steps) {
       Path out = new Path(dest, "crash-" + crashAt.replace('#', '-'));
@@ -166,18 +173,21 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       loser.getConfiguration().set("mapreduce.output.basename", "loser");
       job.write(loser, "never committed");
       job.journal();
-      CommitTesting.onCommitStep((step, n) -> {
-        String here = step.equals(CommitSteps.COMPLETED) ? step + "#" + n : step;
-        if (here.equals(crashAt)) {
-          throw new IOException("simulated crash at " + crashAt);
-        }
-      });
+      CommitTesting.onCommitStep(
+          (step, n) -> {
+            String here = step.equals(CommitSteps.COMPLETED) ? step + "#" + n : step;
+            if (here.equals(crashAt)) {
+              throw new IOException("simulated crash at " + crashAt);
+            }
+          });
       assertThatThrownBy(job::commit).as(crashAt).hasMessageContaining("simulated crash");
       CommitTesting.onCommitStep(null);
       List<CommitRecovery.JobReport> reports = CommitRecovery.recover(out, conf, false);
       boolean decided = !crashAt.equals(CommitSteps.LISTED);
       if (decided) {
-        assertThat(output(out)).as("after recovery from a crash at " + crashAt).containsOnlyKeys(names);
+        assertThat(output(out))
+            .as("after recovery from a crash at " + crashAt)
+            .containsOnlyKeys(names);
         assertThat(fs().exists(new Path(out, "_SUCCESS"))).isTrue();
         if (!crashAt.equals(CommitSteps.CLEANED)) {
           assertThat(reports).hasSize(1);
@@ -195,7 +205,6 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     }
   }
 
-
   @Test
   void conflictModesForTheWholeDirectory() throws Exception {
     Job first = newJob();
@@ -207,7 +216,9 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
 
     conf.set(CommitterKeys.CONFLICT_MODE.name(), "fail");
     Job failing = newJob();
-    assertThatThrownBy(failing::setup).isInstanceOf(FileAlreadyExistsException.class).hasMessageContaining(dest.toUri().getPath());
+    assertThatThrownBy(failing::setup)
+        .isInstanceOf(FileAlreadyExistsException.class)
+        .hasMessageContaining(dest.toUri().getPath());
 
     conf.set(CommitterKeys.CONFLICT_MODE.name(), "replace");
     Job replacing = newJob();
@@ -220,7 +231,6 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     assertThat(output(dest)).containsOnly(java.util.Map.entry(fresh, "new\n"));
     assertThat(old).isNotEqualTo(fresh);
   }
-
 
   @Test
   void conflictModesPerPartition() throws Exception {
@@ -238,7 +248,9 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     failing.setup();
     TaskAttemptContext f = failing.task(0, 0);
     writeIn(failing, f, "p=1", "clash");
-    assertThatThrownBy(() -> failing.commitTask(f)).isInstanceOf(FileAlreadyExistsException.class).hasMessageContaining("p=1");
+    assertThatThrownBy(() -> failing.commitTask(f))
+        .isInstanceOf(FileAlreadyExistsException.class)
+        .hasMessageContaining("p=1");
     failing.committer(f).abortTask(f);
 
     conf.set(CommitterKeys.CONFLICT_MODE.name(), "replace");
@@ -248,10 +260,11 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     writeIn(replacing, r, "p=1", "one-new");
     replacing.commitTask(r);
     replacing.commit();
-    assertThat(output(dest)).containsOnly(
-        java.util.Map.entry("p=1/one-new", "one-new"), java.util.Map.entry("p=2/two-old", "two-old"));
+    assertThat(output(dest))
+        .containsOnly(
+            java.util.Map.entry("p=1/one-new", "one-new"),
+            java.util.Map.entry("p=2/two-old", "two-old"));
   }
-
 
   /** A set-up job with 5 MiB parts, so that a few megabytes make a multi-part file. */
   private Job jobWithSmallParts() throws IOException {
@@ -262,8 +275,8 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
   }
 
   /** Creates a file in a task attempt's work directory, setting the attempt up first. */
-  private static org.apache.hadoop.fs.FSDataOutputStream create(Job job, TaskAttemptContext t, String name)
-      throws IOException {
+  private static org.apache.hadoop.fs.FSDataOutputStream create(
+      Job job, TaskAttemptContext t, String name) throws IOException {
     PathOutputCommitter c = job.committer(t);
     c.setupTask(t);
     Path file = new Path(c.getWorkPath(), name);
@@ -344,11 +357,13 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
     d.journal();
     c.commit();
     d.commit();
-    assertThat(output(shared)).containsOnly(java.util.Map.entry(fc, "c\n"), java.util.Map.entry(fd, "d\n"));
+    assertThat(output(shared))
+        .containsOnly(java.util.Map.entry(fc, "c\n"), java.util.Map.entry(fd, "d\n"));
   }
 
   /** Writes a file named like its content into a partition directory of the attempt. */
-  private void writeIn(Job job, TaskAttemptContext t, String partition, String content) throws IOException {
+  private void writeIn(Job job, TaskAttemptContext t, String partition, String content)
+      throws IOException {
     PathOutputCommitter c = job.committer(t);
     c.setupTask(t);
     Path file = new Path(new Path(c.getWorkPath(), partition), content);

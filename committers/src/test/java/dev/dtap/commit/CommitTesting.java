@@ -2,11 +2,11 @@ package dev.dtap.commit;
 
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
-import org.apache.hadoop.fs.FileSystem;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 
@@ -47,7 +47,9 @@ public final class CommitTesting {
     void reached(String step, long count) throws IOException;
   }
 
-  /** @return the store of the tap a dtap path is on */
+  /**
+   * @return the store of the tap a dtap path is on
+   */
   public static MultipartStore store(Path dest, Configuration conf) throws IOException {
     return CommitTap.of(dest.getFileSystem(conf), "test").store("test");
   }
@@ -67,7 +69,8 @@ public final class CommitTesting {
    * @param jobUuid the job's unique id
    * @return the uploads
    */
-  public static List<Upload> journaled(Path dest, Configuration conf, String jobUuid) throws IOException {
+  public static List<Upload> journaled(Path dest, Configuration conf, String jobUuid)
+      throws IOException {
     FileSystem fs = dest.getFileSystem(conf);
     CommitTap tap = CommitTap.of(fs, "test");
     MultipartStore store = tap.store("test");
@@ -87,7 +90,8 @@ public final class CommitTesting {
    *
    * @return the pending ones
    */
-  public static List<Upload> pending(Path dest, Configuration conf, List<Upload> uploads) throws IOException {
+  public static List<Upload> pending(Path dest, Configuration conf, List<Upload> uploads)
+      throws IOException {
     MultipartStore store = store(dest, conf);
     List<Upload> out = new ArrayList<>();
     for (Upload u : uploads) {
@@ -98,8 +102,11 @@ public final class CommitTesting {
     return out;
   }
 
-  /** @return whether any object of the job's directory is left */
-  public static boolean jobDirExists(Path dest, Configuration conf, String jobUuid) throws IOException {
+  /**
+   * @return whether any object of the job's directory is left
+   */
+  public static boolean jobDirExists(Path dest, Configuration conf, String jobUuid)
+      throws IOException {
     FileSystem fs = dest.getFileSystem(conf);
     CommitTap tap = CommitTap.of(fs, "test");
     JobLayout layout = new JobLayout(tap.key(fs.makeQualified(dest)), jobUuid);

@@ -28,10 +28,17 @@ class TestCommitRecords {
             "00000001-0000abcd",
             12,
             Arrays.asList(
-                new UploadedPart(1, "\"e1\"", 5, "CRC32C", "yZRlqg=="), new UploadedPart(2, "\"e2\"", 7)));
+                new UploadedPart(1, "\"e1\"", 5, "CRC32C", "yZRlqg=="),
+                new UploadedPart(2, "\"e2\"", 7)));
     TaskRecord r =
-        new TaskRecord("uuid-1", "task_1_0001_m_000003", "attempt_1_0001_m_000003_1", 2, 99L,
-            Collections.singletonList("p=1"), Collections.singletonList(f));
+        new TaskRecord(
+            "uuid-1",
+            "task_1_0001_m_000003",
+            "attempt_1_0001_m_000003_1",
+            2,
+            99L,
+            Collections.singletonList("p=1"),
+            Collections.singletonList(f));
     TaskRecord back = TaskRecord.decode(r.encode(), "test");
     assertThat(back.jobUuid()).isEqualTo("uuid-1");
     assertThat(back.attemptId()).isEqualTo("attempt_1_0001_m_000003_1");
@@ -47,10 +54,16 @@ class TestCommitRecords {
         .as("older releases, which would drop the checksums, see a version of their own")
         .contains("\"version\" : 2");
     TaskRecord plain =
-        new TaskRecord("uuid-1", "task_1_0001_m_000004", "attempt_1_0001_m_000004_0", 1, 99L,
+        new TaskRecord(
+            "uuid-1",
+            "task_1_0001_m_000004",
+            "attempt_1_0001_m_000004_0",
+            1,
+            99L,
             Collections.emptyList(),
-            Collections.singletonList(new PendingFile("k", "u", "j", 5,
-                Collections.singletonList(new UploadedPart(1, "\"e\"", 5)))));
+            Collections.singletonList(
+                new PendingFile(
+                    "k", "u", "j", 5, Collections.singletonList(new UploadedPart(1, "\"e\"", 5)))));
     assertThat(new String(plain.encode(), StandardCharsets.UTF_8)).contains("\"version\" : 1");
     byte[] future =
         new String(r.encode(), StandardCharsets.UTF_8)
@@ -68,8 +81,15 @@ class TestCommitRecords {
     assertThat(e.key()).isEqualTo("k");
     assertThat(e.uploadId()).isEqualTo("u");
     CommitIntent i =
-        new CommitIntent("uuid", "job_1_0001", 7, ConflictMode.REPLACE, true, false,
-            Collections.singletonList(new CommitIntent.Winner("task_1_0001_m_000000", "x/tasks/t/00001")));
+        new CommitIntent(
+            "uuid",
+            "job_1_0001",
+            7,
+            ConflictMode.REPLACE,
+            true,
+            false,
+            Collections.singletonList(
+                new CommitIntent.Winner("task_1_0001_m_000000", "x/tasks/t/00001")));
     CommitIntent back = CommitIntent.decode(i.withReplaced().encode(), "test");
     assertThat(back.replaced()).isTrue();
     assertThat(back.partitioned()).as("the layout travels with the intent").isTrue();
@@ -77,11 +97,15 @@ class TestCommitRecords {
         .as("releases that would replace the whole destination do not read it")
         .contains("\"version\" : 2");
     CommitIntent older =
-        new CommitIntent("uuid", "job_1_0001", 7, ConflictMode.APPEND, null, false, Collections.emptyList());
+        new CommitIntent(
+            "uuid", "job_1_0001", 7, ConflictMode.APPEND, null, false, Collections.emptyList());
     assertThat(CommitIntent.decode(older.encode(), "test").partitioned()).isNull();
-    byte[] future = new String(i.encode(), StandardCharsets.UTF_8).replace("\"version\" : 2", "\"version\" : 3")
-        .getBytes(StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> CommitIntent.decode(future, "dtap://t/commit")).hasMessageContaining("version 3");
+    byte[] future =
+        new String(i.encode(), StandardCharsets.UTF_8)
+            .replace("\"version\" : 2", "\"version\" : 3")
+            .getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> CommitIntent.decode(future, "dtap://t/commit"))
+        .hasMessageContaining("version 3");
     assertThat(back.conflictMode()).isEqualTo(ConflictMode.REPLACE);
     assertThat(back.winners()).hasSize(1);
     assertThat(back.winners().get(0).recordKey).isEqualTo("x/tasks/t/00001");
@@ -89,11 +113,18 @@ class TestCommitRecords {
 
   @Test
   void corruptRecordsAreReportedWithTheirSource() {
-    assertThatThrownBy(() -> TaskRecord.decode("{\"jobUuid\": 3".getBytes(StandardCharsets.UTF_8), "s3a://b/rec"))
+    assertThatThrownBy(
+            () ->
+                TaskRecord.decode(
+                    "{\"jobUuid\": 3".getBytes(StandardCharsets.UTF_8), "s3a://b/rec"))
         .hasMessageContaining("Corrupt commit record s3a://b/rec");
-    assertThatThrownBy(() -> TaskRecord.decode("{\"jobUuid\": 3}".getBytes(StandardCharsets.UTF_8), "s3a://b/rec"))
+    assertThatThrownBy(
+            () ->
+                TaskRecord.decode(
+                    "{\"jobUuid\": 3}".getBytes(StandardCharsets.UTF_8), "s3a://b/rec"))
         .hasMessageContaining("field 'jobUuid' must be a string");
-    assertThatThrownBy(() -> JournalEntry.decode("[]".getBytes(StandardCharsets.UTF_8), "s3a://b/j"))
+    assertThatThrownBy(
+            () -> JournalEntry.decode("[]".getBytes(StandardCharsets.UTF_8), "s3a://b/j"))
         .hasMessageContaining("s3a://b/j");
   }
 
@@ -109,20 +140,32 @@ class TestCommitRecords {
       expected.append(String.format("%02x", b));
     }
     PendingFile f =
-        new PendingFile("k", "u", "j", 16,
-            Arrays.asList(new UploadedPart(1, "\"" + md5Hex(p1) + "\"", 10), new UploadedPart(2, md5Hex(p2), 6)));
+        new PendingFile(
+            "k",
+            "u",
+            "j",
+            16,
+            Arrays.asList(
+                new UploadedPart(1, "\"" + md5Hex(p1) + "\"", 10),
+                new UploadedPart(2, md5Hex(p2), 6)));
     assertThat(f.expectedEtag()).isEqualTo(expected + "-2");
-    assertThat(new PendingFile("k", "u", "j", 1, Collections.singletonList(new UploadedPart(1, "opaque", 1))).expectedEtag())
+    assertThat(
+            new PendingFile(
+                    "k", "u", "j", 1, Collections.singletonList(new UploadedPart(1, "opaque", 1)))
+                .expectedEtag())
         .isNull();
   }
 
   @Test
   void recordKeysSortByGeneration() {
     JobLayout l = new JobLayout("warehouse/out", "u");
-    assertThat(TaskRecords.key(l, "task_1_0001_m_000000", 3)).isEqualTo("warehouse/out/__dtap_job-u/tasks/task_1_0001_m_000000/00003");
+    assertThat(TaskRecords.key(l, "task_1_0001_m_000000", 3))
+        .isEqualTo("warehouse/out/__dtap_job-u/tasks/task_1_0001_m_000000/00003");
     assertThat(TaskRecords.generation("x/00012")).isEqualTo(12);
     assertThat(TaskRecords.generation("x/probe")).isEqualTo(-1);
-    assertThat(l.journalDir("attempt_1_0001_m_000000_1")).isEqualTo("warehouse/out/__dtap_job-u/journal/task_1_0001_m_000000/attempt_1_0001_m_000000_1/");
+    assertThat(l.journalDir("attempt_1_0001_m_000000_1"))
+        .isEqualTo(
+            "warehouse/out/__dtap_job-u/journal/task_1_0001_m_000000/attempt_1_0001_m_000000_1/");
     assertThat(new JobLayout("", "u").success()).isEqualTo("_SUCCESS");
   }
 }

@@ -33,14 +33,17 @@ class TestCommitterState {
   private static Configuration conf() throws IOException {
     Configuration conf = LocalCommitProtocolSupport.conf();
     // a tap of its own: what other tests of this JVM leave on theirs is not counted here
-    dev.dtap.fs.testing.LocalTaps.addTap(conf, "state", dev.dtap.fs.testing.LocalTaps.newDir("state-root"));
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    dev.dtap.fs.testing.LocalTaps.addTap(
+        conf, "state", dev.dtap.fs.testing.LocalTaps.newDir("state-root"));
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     conf.set(CommitterKeys.NAME.name(), "magic");
     return conf;
   }
 
   private static TaskAttemptContext attempt(Configuration conf, JobID job, int task, int attempt) {
-    return new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), attempt));
+    return new TaskAttemptContextImpl(
+        conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), attempt));
   }
 
   private static void write(FileSystem fs, Path file, String text) throws IOException {
@@ -75,8 +78,11 @@ class TestCommitterState {
         c.commitTask(ctx);
       }
     }
-    assertThat(CommitTesting.attemptsHeld(dest, conf)).as("task attempts the committers still hold").isZero();
-    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0)).commitJob(jobContext);
+    assertThat(CommitTesting.attemptsHeld(dest, conf))
+        .as("task attempts the committers still hold")
+        .isZero();
+    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0))
+        .commitJob(jobContext);
     FileSystem fs = dest.getFileSystem(conf);
     assertThat(read(fs, new Path(dest, "part-0"))).isEqualTo("t0");
     assertThat(fs.exists(new Path(dest, "part-9"))).as("an aborted task's file").isFalse();
@@ -84,7 +90,8 @@ class TestCommitterState {
   }
 
   @Test
-  void withTheFilesystemCacheOffTaskCommitFindsFilesWrittenThroughAnotherInstance() throws Exception {
+  void withTheFilesystemCacheOffTaskCommitFindsFilesWrittenThroughAnotherInstance()
+      throws Exception {
     Configuration conf = conf();
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     Path dest = LocalCommitProtocolSupport.newDestination();
@@ -112,7 +119,8 @@ class TestCommitterState {
     Path dest = LocalCommitProtocolSupport.newDestination();
     conf.set(FileOutputFormat.OUTDIR, dest.toString());
     JobID job = new JobID("2026112403", 3);
-    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0)).setupJob(new JobContextImpl(conf, job));
+    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0))
+        .setupJob(new JobContextImpl(conf, job));
     TaskAttemptContext ctx = attempt(conf, job, 0, 0);
     PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, ctx);
     try (FileSystem writer = FileSystem.newInstance(URI.create("dtap://commit/"), conf)) {

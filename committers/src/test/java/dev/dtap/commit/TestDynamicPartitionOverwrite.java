@@ -14,7 +14,6 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StreamCapabilities;
-import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
@@ -31,9 +30,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Spark's dynamic partition overwrite as Spark drives it (its output directory a staging directory
  * under the destination, its write uuid, task JobIDs unrelated to the driver's, a driver job
- * context without a JobID): exactly the partitions the job wrote are replaced, the others stay,
- * and a commit that stopped half way is finished by recovery with the same partitions, whatever
- * the recovering process's settings.
+ * context without a JobID): exactly the partitions the job wrote are replaced, the others stay, and
+ * a commit that stopped half way is finished by recovery with the same partitions, whatever the
+ * recovering process's settings.
  */
 class TestDynamicPartitionOverwrite {
   private static final String UUID = "6f1c2a9e-4d7b-4c55-9a1e-2b3c4d5e6f70";
@@ -43,7 +42,8 @@ class TestDynamicPartitionOverwrite {
 
   private void setUp(String committer) throws IOException {
     conf = LocalCommitProtocolSupport.conf();
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     conf.set(CommitterKeys.NAME.name(), committer);
     dest = LocalCommitProtocolSupport.newDestination();
     FileSystem fs = dest.getFileSystem(conf);
@@ -90,8 +90,12 @@ class TestDynamicPartitionOverwrite {
     JobID driverJob = new JobID("20261124080000", 0);
     PathOutputCommitter driver =
         PathOutputCommitterFactory.createCommitter(
-            dest, new TaskAttemptContextImpl(job, new TaskAttemptID(new TaskID(driverJob, TaskType.MAP, 0), 0)));
-    assertThat(((StreamCapabilities) driver).hasCapability("mapreduce.job.committer.dynamic.partitioning"))
+            dest,
+            new TaskAttemptContextImpl(
+                job, new TaskAttemptID(new TaskID(driverJob, TaskType.MAP, 0), 0)));
+    assertThat(
+            ((StreamCapabilities) driver)
+                .hasCapability("mapreduce.job.committer.dynamic.partitioning"))
         .as("the capability Spark asks for")
         .isTrue();
     driver.setupJob(new JobContextImpl(job, null));
@@ -100,7 +104,8 @@ class TestDynamicPartitionOverwrite {
     String[][] tasks = {{"p=1/new-a"}, {"p=4/new-b", "p=1/new-c"}};
     for (int t = 0; t < tasks.length; t++) {
       TaskAttemptContext ctx =
-          new TaskAttemptContextImpl(job, new TaskAttemptID(new TaskID(stageJob, TaskType.MAP, t), 1000 + t));
+          new TaskAttemptContextImpl(
+              job, new TaskAttemptID(new TaskID(stageJob, TaskType.MAP, t), 1000 + t));
       PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, ctx);
       c.setupTask(ctx);
       for (String f : tasks[t]) {
@@ -127,7 +132,8 @@ class TestDynamicPartitionOverwrite {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"magic", "staging"})
-  void aCommitStoppedHalfWayIsFinishedByRecoveryForTheSamePartitions(String committer) throws Exception {
+  void aCommitStoppedHalfWayIsFinishedByRecoveryForTheSamePartitions(String committer)
+      throws Exception {
     setUp(committer);
     Configuration job = sparkJob();
     PathOutputCommitter driver = runTasks(job);

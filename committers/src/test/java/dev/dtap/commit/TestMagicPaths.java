@@ -9,7 +9,9 @@ class TestMagicPaths {
   @Test
   void aFileUnderBaseGoesToTheDestinationWithItsRelativePath() {
     MagicPaths.MagicFile f =
-        MagicPaths.parse(new Path("dtap://t/out/__magic_job-u1/attempt_1_0001_m_000000_0/__base/a/b/part-0")).get();
+        MagicPaths.parse(
+                new Path("dtap://t/out/__magic_job-u1/attempt_1_0001_m_000000_0/__base/a/b/part-0"))
+            .get();
     assertThat(f.dest).isEqualTo(new Path("dtap://t/out"));
     assertThat(f.uuid).isEqualTo("u1");
     assertThat(f.attempt).isEqualTo("attempt_1_0001_m_000000_0");
@@ -19,9 +21,13 @@ class TestMagicPaths {
 
   @Test
   void theLastBaseWinsAndWithoutBaseWhatFollowsTheAttemptIsKept() {
-    assertThat(MagicPaths.parse(new Path("dtap://t/o/__magic_job-u/a0/x/__base/y/__base/z")).get().relative)
+    assertThat(
+            MagicPaths.parse(new Path("dtap://t/o/__magic_job-u/a0/x/__base/y/__base/z"))
+                .get()
+                .relative)
         .isEqualTo("z");
-    assertThat(MagicPaths.parse(new Path("dtap://t/o/__magic_job-u/a0/x/y")).get().relative).isEqualTo("x/y");
+    assertThat(MagicPaths.parse(new Path("dtap://t/o/__magic_job-u/a0/x/y")).get().relative)
+        .isEqualTo("x/y");
   }
 
   @Test

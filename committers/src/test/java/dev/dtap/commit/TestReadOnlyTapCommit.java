@@ -24,8 +24,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * No committer writes through a read-only tap: a job run to its end with each committer is
- * refused with AccessControlException, and the destination never appears.
+ * No committer writes through a read-only tap: a job run to its end with each committer is refused
+ * with AccessControlException, and the destination never appears.
  */
 class TestReadOnlyTapCommit {
   @ParameterizedTest
@@ -35,12 +35,14 @@ class TestReadOnlyTapCommit {
     conf.setBoolean("fs.dtap.tap.commit.readonly", true);
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     conf.set(CommitterKeys.NAME.name(), committer);
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     Path dest = LocalCommitProtocolSupport.newDestination();
     conf.set(FileOutputFormat.OUTDIR, dest.toString());
     JobID id = new JobID("2026112", 4);
     JobContext job = new JobContextImpl(conf, id);
-    TaskAttemptContext task = new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(id, TaskType.MAP, 0), 0));
+    TaskAttemptContext task =
+        new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(id, TaskType.MAP, 0), 0));
     assertThatThrownBy(
             () -> {
               PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, task);

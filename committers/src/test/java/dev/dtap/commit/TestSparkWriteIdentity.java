@@ -40,24 +40,29 @@ class TestSparkWriteIdentity {
 
   private void setUp(String committer) throws IOException {
     setupConf = LocalCommitProtocolSupport.conf();
-    setupConf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    setupConf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     setupConf.set(CommitterKeys.NAME.name(), committer);
     dest = LocalCommitProtocolSupport.newDestination();
     jobConf = new Configuration(setupConf);
     jobConf.set(DtapCommitter.SPARK_UUID, UUID);
   }
 
-  /** Sets the job up as Spark 4.2's driver does and runs two tasks; returns the driver's committer. */
+  /**
+   * Sets the job up as Spark 4.2's driver does and runs two tasks; returns the driver's committer.
+   */
   private PathOutputCommitter setUpJobAndRunTasks() throws Exception {
     JobID driverJob = new JobID("20261124093000", 0);
     TaskAttemptContext driverCtx =
-        new TaskAttemptContextImpl(setupConf, new TaskAttemptID(new TaskID(driverJob, TaskType.MAP, 0), 0));
+        new TaskAttemptContextImpl(
+            setupConf, new TaskAttemptID(new TaskID(driverJob, TaskType.MAP, 0), 0));
     PathOutputCommitter driver = PathOutputCommitterFactory.createCommitter(dest, driverCtx);
     driver.setupJob(driverCtx);
     JobID stageJob = new JobID("20261124093001", 7);
     for (int t = 0; t < 2; t++) {
       TaskAttemptContext ctx =
-          new TaskAttemptContextImpl(jobConf, new TaskAttemptID(new TaskID(stageJob, TaskType.MAP, t), t));
+          new TaskAttemptContextImpl(
+              jobConf, new TaskAttemptID(new TaskID(stageJob, TaskType.MAP, t), t));
       PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, ctx);
       c.setupTask(ctx);
       Path file = new Path(c.getWorkPath(), "p=" + t + "/part-" + t);

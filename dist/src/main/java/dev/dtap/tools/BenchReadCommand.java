@@ -72,7 +72,12 @@ final class BenchReadCommand implements Command {
         row(t, "dtap warm", fs, files, backend);
       } else {
         row(t, "dtap (cache off)", fs, files, backend);
-        report.note("The cache is off for tap '" + tap + "': set " + DataTapKeys.TAP_CACHE.forTap(tap) + "=true to compare cold and warm reads");
+        report.note(
+            "The cache is off for tap '"
+                + tap
+                + "': set "
+                + DataTapKeys.TAP_CACHE.forTap(tap)
+                + "=true to compare cold and warm reads");
       }
     }
     report.field("files", (long) files.size());
@@ -81,7 +86,8 @@ final class BenchReadCommand implements Command {
   }
 
   /** Reads the files once and adds a row; returns the throughput in MiB/s. */
-  private static double row(Report.Table t, String name, FileSystem fs, List<FileStatus> files, double backend)
+  private static double row(
+      Report.Table t, String name, FileSystem fs, List<FileStatus> files, double backend)
       throws IOException {
     byte[] buffer = new byte[1 << 20];
     long bytes = 0;

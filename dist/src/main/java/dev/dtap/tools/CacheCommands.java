@@ -1,7 +1,7 @@
 package dev.dtap.tools;
 
-import dev.dtap.cache.CacheKeys;
 import dev.dtap.cache.CacheDirectory;
+import dev.dtap.cache.CacheKeys;
 import dev.dtap.cache.CachedFile;
 import dev.dtap.cache.TapCacheAdmin;
 import dev.dtap.fs.config.DataTapConfig;
@@ -25,7 +25,8 @@ final class CacheCommands {
   private CacheCommands() {}
 
   static TapCacheAdmin admin(FileSystem fs, String tap) throws IOException {
-    return Taps.extension(fs, TapCacheAdmin.class, tap, "The read cache", DataTapKeys.TAP_CACHE.forTap(tap));
+    return Taps.extension(
+        fs, TapCacheAdmin.class, tap, "The read cache", DataTapKeys.TAP_CACHE.forTap(tap));
   }
 
   /** {@code dtap cache stats}: the cache directories of this host. */
@@ -68,18 +69,34 @@ final class CacheCommands {
           }
         }
         if (taps.isEmpty()) {
-          throw new IOException("No tap has the read cache on: set " + DataTapKeys.TAP_CACHE.name() + "=true");
+          throw new IOException(
+              "No tap has the read cache on: set " + DataTapKeys.TAP_CACHE.name() + "=true");
         }
       }
       Report report = new Report();
       Report.Table dirs =
-          report.table("directories", "tap", "directory", "pages:count", "bytes:bytes", "quota:bytes", "free:bytes", "problem");
+          report.table(
+              "directories",
+              "tap",
+              "directory",
+              "pages:count",
+              "bytes:bytes",
+              "quota:bytes",
+              "free:bytes",
+              "problem");
       int status = DtapTool.OK;
       for (String tap : taps) {
         try (FileSystem fs = Taps.open(in.conf(), tap)) {
           TapCacheAdmin admin = admin(fs, tap);
           for (CacheDirectory d : admin.directories()) {
-            dirs.row(tap, d.path().toString(), d.pages(), d.bytes(), d.quotaBytes(), d.usableBytes(), d.problem());
+            dirs.row(
+                tap,
+                d.path().toString(),
+                d.pages(),
+                d.bytes(),
+                d.quotaBytes(),
+                d.usableBytes(),
+                d.problem());
             if (d.problem() != null) {
               status = DtapTool.PROBLEM;
             }
@@ -121,12 +138,25 @@ final class CacheCommands {
         TapCacheAdmin admin = admin(fs, Taps.tapOf(path));
         Report report = new Report();
         Report.Table t =
-            report.table("files", "file", "length:bytes", "pages:count", "cached:count", "percent:count", "disk:bytes");
+            report.table(
+                "files",
+                "file",
+                "length:bytes",
+                "pages:count",
+                "cached:count",
+                "percent:count",
+                "disk:bytes");
         long pages = 0;
         long cached = 0;
         for (FileStatus f : Taps.files(fs, path, false)) {
           CachedFile c = admin.inspect(f.getPath());
-          t.row(f.getPath().toString(), c.length(), c.pages(), c.pagesOnDisk(), percent(c.pagesOnDisk(), c.pages()), c.bytesOnDisk());
+          t.row(
+              f.getPath().toString(),
+              c.length(),
+              c.pages(),
+              c.pagesOnDisk(),
+              percent(c.pagesOnDisk(), c.pages()),
+              c.bytesOnDisk());
           pages += c.pages();
           cached += c.pagesOnDisk();
         }
@@ -172,7 +202,16 @@ final class CacheCommands {
           pages += before.pagesOnDisk();
           bytes += before.bytesOnDisk();
         }
-        in.out().println("Evicted " + pages + " pages (" + Report.bytes(bytes) + ") of " + files + " files under " + path);
+        in.out()
+            .println(
+                "Evicted "
+                    + pages
+                    + " pages ("
+                    + Report.bytes(bytes)
+                    + ") of "
+                    + files
+                    + " files under "
+                    + path);
         return DtapTool.OK;
       }
     }
@@ -197,7 +236,9 @@ final class CacheCommands {
 
     @Override
     public String details() {
-      return "Every page read is admitted (as with " + CacheKeys.SCAN_ADMISSION.name() + "=first-read) and\n"
+      return "Every page read is admitted (as with "
+          + CacheKeys.SCAN_ADMISSION.name()
+          + "=first-read) and\n"
           + "written to disk before the command ends. Shows a progress bar on a terminal.";
     }
 
@@ -232,10 +273,20 @@ final class CacheCommands {
           pages += c.pages();
           cached += c.pagesOnDisk();
         }
-        in.out().println(
-            "Warmed " + files.size() + " files (" + Report.bytes(total) + "): " + cached + " of " + pages + " pages on disk");
+        in.out()
+            .println(
+                "Warmed "
+                    + files.size()
+                    + " files ("
+                    + Report.bytes(total)
+                    + "): "
+                    + cached
+                    + " of "
+                    + pages
+                    + " pages on disk");
         if (cached < pages) {
-          in.out().println("Some pages did not fit: see dtap cache stats for the quota and free space");
+          in.out()
+              .println("Some pages did not fit: see dtap cache stats for the quota and free space");
           return DtapTool.PROBLEM;
         }
         return DtapTool.OK;

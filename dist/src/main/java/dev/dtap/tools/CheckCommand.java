@@ -29,7 +29,9 @@ final class CheckCommand implements Command {
     Path root = new Path("dtap://" + tap + "/");
     try (FileSystem fs = Taps.open(conf, tap)) {
       FileStatus st = fs.getFileStatus(root);
-      in.out().println("tap " + tap + ": root " + st.getPath() + " is a directory: " + st.isDirectory());
+      in.out()
+          .println(
+              "tap " + tap + ": root " + st.getPath() + " is a directory: " + st.isDirectory());
       FileStatus[] entries = fs.listStatus(root);
       in.out().println("entries: " + entries.length);
       for (int i = 0; i < Math.min(entries.length, 10); i++) {

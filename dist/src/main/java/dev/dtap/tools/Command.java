@@ -5,26 +5,38 @@ package dev.dtap.tools;
  * are stateless; each run gets its own {@link Invocation}.
  */
 interface Command {
-  /** @return the words that select it, e.g. {@code cache ls} */
+  /**
+   * @return the words that select it, e.g. {@code cache ls}
+   */
   String name();
 
-  /** @return its arguments as in a synopsis, e.g. {@code [--json] <dtap path>} */
+  /**
+   * @return its arguments as in a synopsis, e.g. {@code [--json] <dtap path>}
+   */
   String arguments();
 
-  /** @return one line for the list of commands */
+  /**
+   * @return one line for the list of commands
+   */
   String summary();
 
-  /** @return the flags it accepts besides {@code --help}, e.g. {@code --json} */
+  /**
+   * @return the flags it accepts besides {@code --help}, e.g. {@code --json}
+   */
   default java.util.Set<String> flags() {
     return java.util.Collections.emptySet();
   }
 
-  /** @return the options taking a value that it accepts, e.g. {@code --timeout} */
+  /**
+   * @return the options taking a value that it accepts, e.g. {@code --timeout}
+   */
   default java.util.Set<String> options() {
     return java.util.Collections.emptySet();
   }
 
-  /** @return more lines of help after the synopsis; may be empty */
+  /**
+   * @return more lines of help after the synopsis; may be empty
+   */
   default String details() {
     return "";
   }

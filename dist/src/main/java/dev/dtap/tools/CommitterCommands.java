@@ -43,9 +43,14 @@ final class CommitterCommands {
       Path dest = Taps.dtapPath(in.single("destination"));
       List<CommitRecovery.PendingJob> jobs = CommitRecovery.pending(dest, in.conf());
       Report report = new Report();
-      Report.Table t = report.table("jobs", "job", "state", "task attempts:count", "journaled uploads:count");
+      Report.Table t =
+          report.table("jobs", "job", "state", "task attempts:count", "journaled uploads:count");
       for (CommitRecovery.PendingJob j : jobs) {
-        t.row(j.jobUuid, j.commitBegun ? "commit begun" : "not committing", j.taskAttempts, j.journaledUploads);
+        t.row(
+            j.jobUuid,
+            j.commitBegun ? "commit begun" : "not committing",
+            j.taskAttempts,
+            j.journaledUploads);
       }
       if (jobs.isEmpty()) {
         report.note("No unfinished jobs in " + dest);
@@ -67,7 +72,8 @@ final class CommitterCommands {
       return new java.util.HashSet<>(java.util.Arrays.asList("--dry-run", "--json"));
     }
 
-    abstract List<CommitRecovery.JobReport> apply(Path dest, Invocation in, boolean dryRun) throws Exception;
+    abstract List<CommitRecovery.JobReport> apply(Path dest, Invocation in, boolean dryRun)
+        throws Exception;
 
     @Override
     public int run(Invocation in) throws Exception {
@@ -75,7 +81,8 @@ final class CommitterCommands {
       List<CommitRecovery.JobReport> reports = apply(dest, in, in.has("--dry-run"));
       Report report = new Report();
       if (in.json()) {
-        Report.Table t = report.table("jobs", "job", "action", "files completed:count", "uploads aborted:count");
+        Report.Table t =
+            report.table("jobs", "job", "action", "files completed:count", "uploads aborted:count");
         for (CommitRecovery.JobReport r : reports) {
           t.row(r.jobUuid, r.action, r.filesCompleted, r.uploadsAborted);
         }
@@ -110,7 +117,8 @@ final class CommitterCommands {
     }
 
     @Override
-    List<CommitRecovery.JobReport> apply(Path dest, Invocation in, boolean dryRun) throws Exception {
+    List<CommitRecovery.JobReport> apply(Path dest, Invocation in, boolean dryRun)
+        throws Exception {
       return CommitRecovery.recover(dest, in.conf(), dryRun);
     }
   }
@@ -130,11 +138,13 @@ final class CommitterCommands {
     @Override
     public String details() {
       return "Only for jobs that are no longer running. Leaves the destination as it was before\n"
-          + "the jobs ran (files a begun commit completed are removed if they are still the job's).";
+          + "the jobs ran (files a begun commit completed are removed if they are still the"
+          + " job's).";
     }
 
     @Override
-    List<CommitRecovery.JobReport> apply(Path dest, Invocation in, boolean dryRun) throws Exception {
+    List<CommitRecovery.JobReport> apply(Path dest, Invocation in, boolean dryRun)
+        throws Exception {
       return CommitRecovery.abort(dest, in.conf(), dryRun);
     }
   }

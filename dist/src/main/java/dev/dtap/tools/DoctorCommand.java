@@ -1,7 +1,7 @@
 package dev.dtap.tools;
 
-import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.DataTapConfig;
+import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import dev.dtap.fs.config.TapConfig;
 import java.time.Duration;
@@ -36,7 +36,8 @@ final class DoctorCommand implements Command {
 
   @Override
   public String summary() {
-    return "check every tap: settings, class path, backend, credentials, cache directories, locality";
+    return "check every tap: settings, class path, backend, credentials, cache directories,"
+        + " locality";
   }
 
   @Override
@@ -70,7 +71,11 @@ final class DoctorCommand implements Command {
     table.row("-", "cnode", "SKIP", "the per-host cache service is not part of this version");
     boolean failed = false;
     if (names.isEmpty()) {
-      table.row("-", "taps", "FAIL", "no taps configured: add " + DataTapKeys.TAP_URI.name() + " to core-site.xml");
+      table.row(
+          "-",
+          "taps",
+          "FAIL",
+          "no taps configured: add " + DataTapKeys.TAP_URI.name() + " to core-site.xml");
       failed = true;
     }
     Map<String, TapDoctor> doctors = new LinkedHashMap<>();
@@ -101,7 +106,11 @@ final class DoctorCommand implements Command {
           continue;
         }
         if (d == null) {
-          table.row(name, "settings", "FAIL", "no such tap: add " + DataTapKeys.TAP_URI.forTap(name) + " to core-site.xml");
+          table.row(
+              name,
+              "settings",
+              "FAIL",
+              "no such tap: add " + DataTapKeys.TAP_URI.forTap(name) + " to core-site.xml");
           failed = true;
           continue;
         }
@@ -130,7 +139,8 @@ final class DoctorCommand implements Command {
       return null;
     } catch (TimeoutException e) {
       f.cancel(true);
-      return "no answer within the time limit (--timeout): the backend hangs or retries; the checks after the last one listed did not run";
+      return "no answer within the time limit (--timeout): the backend hangs or retries; the"
+          + " checks after the last one listed did not run";
     } catch (ExecutionException e) {
       return "the checks stopped: " + DtapTool.describe(e.getCause());
     }

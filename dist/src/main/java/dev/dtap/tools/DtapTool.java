@@ -21,8 +21,10 @@ import org.apache.hadoop.util.ToolRunner;
 public final class DtapTool extends Configured implements Tool {
   /** Exit code of a run that found nothing wrong. */
   static final int OK = 0;
+
   /** Exit code of a run that found a problem (the output says which). */
   static final int PROBLEM = 1;
+
   /** Exit code of wrong arguments. */
   static final int USAGE = 2;
 
@@ -84,7 +86,10 @@ public final class DtapTool extends Configured implements Tool {
       }
       err.println(
           isGroup
-              ? "dtap " + args[0] + ": " + (args.length < 2 ? "which one?" : "unknown command '" + args[1] + "'")
+              ? "dtap "
+                  + args[0]
+                  + ": "
+                  + (args.length < 2 ? "which one?" : "unknown command '" + args[1] + "'")
               : "dtap: unknown command '" + args[0] + "'");
       printCommands(err, isGroup ? group : "");
       return USAGE;

@@ -89,7 +89,8 @@ final class Invocation {
    */
   String single(String what) throws UsageException {
     if (positional.size() != 1) {
-      throw new UsageException("expected one " + what + ", got " + positional.size() + " arguments");
+      throw new UsageException(
+          "expected one " + what + ", got " + positional.size() + " arguments");
     }
     return positional.get(0);
   }

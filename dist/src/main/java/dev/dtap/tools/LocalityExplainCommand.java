@@ -14,7 +14,9 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** {@code dtap locality explain}: the blocks of files, their hosts, and where the hosts come from. */
+/**
+ * {@code dtap locality explain}: the blocks of files, their hosts, and where the hosts come from.
+ */
 final class LocalityExplainCommand implements Command {
   @Override
   public String name() {
@@ -28,7 +30,8 @@ final class LocalityExplainCommand implements Command {
 
   @Override
   public String summary() {
-    return "blocks of a file (or of the files in a directory), their hosts, and the membership source";
+    return "blocks of a file (or of the files in a directory), their hosts, and the membership"
+        + " source";
   }
 
   @Override
@@ -44,7 +47,8 @@ final class LocalityExplainCommand implements Command {
   @Override
   public String details() {
     return "Reads the membership source first (waiting up to --timeout, default 30 s), so the\n"
-        + "hosts are those a job planned now would get. Exit code 1 when the source cannot be read.";
+        + "hosts are those a job planned now would get. Exit code 1 when the source cannot be"
+        + " read.";
   }
 
   @Override
@@ -71,15 +75,24 @@ final class LocalityExplainCommand implements Command {
         report.field("placement block size", a.placementBlockSize());
       } else {
         report.note(
-            "Locality is off for tap '" + tap + "' (" + DataTapKeys.TAP_LOCALITY.forTap(tap)
+            "Locality is off for tap '"
+                + tap
+                + "' ("
+                + DataTapKeys.TAP_LOCALITY.forTap(tap)
                 + "): the locations below are the backend's");
       }
-      Report.Table t = report.table("blocks", "file", "block:count", "offset:bytes", "length:bytes", "hosts");
+      Report.Table t =
+          report.table("blocks", "file", "block:count", "offset:bytes", "length:bytes", "hosts");
       for (FileStatus f : Taps.files(fs, path, false)) {
         BlockLocation[] blocks = fs.getFileBlockLocations(f, 0, f.getLen());
         for (int i = 0; i < blocks.length; i++) {
           BlockLocation b = blocks[i];
-          t.row(f.getPath().toString(), (long) i, b.getOffset(), b.getLength(), Arrays.asList(b.getHosts()));
+          t.row(
+              f.getPath().toString(),
+              (long) i,
+              b.getOffset(),
+              b.getLength(),
+              Arrays.asList(b.getHosts()));
         }
       }
       report.print(in.out(), in.json());

@@ -21,7 +21,9 @@ final class Progress {
     this.total = total;
   }
 
-  /** @return whether the standard output is a terminal */
+  /**
+   * @return whether the standard output is a terminal
+   */
   static boolean stdoutIsTerminal() {
     return System.console() != null;
   }
@@ -45,7 +47,9 @@ final class Progress {
       out.flush();
     } else if (percent / 10 != lastTenth) {
       lastTenth = percent / 10;
-      out.println(String.format(Locale.ROOT, "%d%% %s of %s", percent, Report.bytes(done), Report.bytes(total)));
+      out.println(
+          String.format(
+              Locale.ROOT, "%d%% %s of %s", percent, Report.bytes(done), Report.bytes(total)));
     }
   }
 

@@ -72,7 +72,8 @@ final class Report {
     /** Adds a row, one value per column (null for none). */
     Table row(Object... values) {
       if (values.length != headers.length) {
-        throw new IllegalArgumentException(name + ": " + values.length + " values for " + headers.length + " columns");
+        throw new IllegalArgumentException(
+            name + ": " + values.length + " values for " + headers.length + " columns");
       }
       rows.add(values.clone());
       return this;

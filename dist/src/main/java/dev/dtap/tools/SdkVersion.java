@@ -8,7 +8,9 @@ import java.util.Optional;
 final class SdkVersion {
   private SdkVersion() {}
 
-  /** @return e.g. {@code AWS SDK v2 2.29.52}, or empty when there is none */
+  /**
+   * @return e.g. {@code AWS SDK v2 2.29.52}, or empty when there is none
+   */
   static Optional<String> find() {
     try {
       Class<?> v2 = Class.forName("software.amazon.awssdk.core.util.VersionInfo");

@@ -1,12 +1,12 @@
 package dev.dtap.tools;
 
-import dev.dtap.locality.LocalityKeys;
-import dev.dtap.cache.CacheKeys;
-import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.cache.CacheDirectory;
+import dev.dtap.cache.CacheKeys;
 import dev.dtap.cache.TapCacheAdmin;
+import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.TapConfig;
 import dev.dtap.fs.spi.TapExtensions;
+import dev.dtap.locality.LocalityKeys;
 import dev.dtap.locality.TapLocalityAdmin;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -67,7 +67,10 @@ final class TapDoctor {
   /** Runs every check; the findings so far are kept if the thread is interrupted. */
   List<Finding> examine() {
     String scheme = tap.root().getScheme();
-    add("settings", Status.OK, scheme + ":// backend, " + (tap.readOnly() ? "read-only" : "read-write"));
+    add(
+        "settings",
+        Status.OK,
+        scheme + ":// backend, " + (tap.readOnly() ? "read-only" : "read-write"));
     if (!classPath(scheme)) {
       return findings;
     }
@@ -93,12 +96,19 @@ final class TapDoctor {
   private boolean classPath(String scheme) {
     if ("s3a".equals(scheme)) {
       if (!present("org.apache.hadoop.fs.s3a.S3AFileSystem")) {
-        add("classpath", Status.FAIL, "S3A is not on the class path: add hadoop-aws (the version of your Hadoop) and its AWS SDK bundle");
+        add(
+            "classpath",
+            Status.FAIL,
+            "S3A is not on the class path: add hadoop-aws (the version of your Hadoop) and its"
+                + " AWS SDK bundle");
         return false;
       }
       Optional<String> sdk = SdkVersion.find();
       if (!sdk.isPresent()) {
-        add("classpath", Status.FAIL, "S3A is there but no AWS SDK: add the SDK bundle hadoop-aws was built with");
+        add(
+            "classpath",
+            Status.FAIL,
+            "S3A is there but no AWS SDK: add the SDK bundle hadoop-aws was built with");
         return false;
       }
       add("classpath", Status.OK, "S3A with " + sdk.get());
@@ -108,7 +118,10 @@ final class TapDoctor {
       add("classpath", Status.OK, FileSystem.getFileSystemClass(scheme, conf).getName());
       return true;
     } catch (IOException | RuntimeException e) {
-      add("classpath", Status.FAIL, "no FileSystem for " + scheme + "://: add its jar to the class path");
+      add(
+          "classpath",
+          Status.FAIL,
+          "no FileSystem for " + scheme + "://: add its jar to the class path");
       return false;
     }
   }
@@ -127,7 +140,10 @@ final class TapDoctor {
     try {
       FileStatus st = fs.getFileStatus(root);
       if (!st.isDirectory()) {
-        add("backend", Status.FAIL, "the tap root is a file: point " + uriKey() + " at a directory");
+        add(
+            "backend",
+            Status.FAIL,
+            "the tap root is a file: point " + uriKey() + " at a directory");
         return false;
       }
       add("backend", Status.OK, "root reachable");
@@ -142,7 +158,10 @@ final class TapDoctor {
         it.next();
         n++;
       }
-      add("list root", Status.OK, "credentials work: " + (n == 10 ? "10 or more" : String.valueOf(n)) + " entries");
+      add(
+          "list root",
+          Status.OK,
+          "credentials work: " + (n == 10 ? "10 or more" : String.valueOf(n)) + " entries");
       return true;
     } catch (IOException | RuntimeException e) {
       add("list root", Status.FAIL, advice(e));
@@ -156,10 +175,19 @@ final class TapDoctor {
     String overrides = DataTapKeys.TAP_CONF.forTap(tap.name()).replace("<key>", "*");
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof AccessDeniedException || t instanceof AccessControlException) {
-        return what + " -- credentials refused: check " + overrides + " (e.g. fs.s3a.access.key) or the bucket policy";
+        return what
+            + " -- credentials refused: check "
+            + overrides
+            + " (e.g. fs.s3a.access.key) or the bucket policy";
       }
-      if (t instanceof UnknownHostException || t instanceof ConnectException || t instanceof NoRouteToHostException) {
-        return what + " -- backend unreachable: check the endpoint in " + uriKey() + " or " + overrides;
+      if (t instanceof UnknownHostException
+          || t instanceof ConnectException
+          || t instanceof NoRouteToHostException) {
+        return what
+            + " -- backend unreachable: check the endpoint in "
+            + uriKey()
+            + " or "
+            + overrides;
       }
       if (t instanceof SocketTimeoutException) {
         return what + " -- backend does not answer in time: check the network and the endpoint";
@@ -182,25 +210,44 @@ final class TapDoctor {
     }
     Optional<TapCacheAdmin> admin = TapExtensions.find(fs, TapCacheAdmin.class);
     if (!admin.isPresent()) {
-      add("cache", Status.FAIL, "on, but the read cache module is not on the class path: use the dtap-hadoop jar");
+      add(
+          "cache",
+          Status.FAIL,
+          "on, but the read cache module is not on the class path: use the dtap-hadoop jar");
       return;
     }
     for (CacheDirectory d : admin.get().directories()) {
       long room = Math.max(0, d.quotaBytes() - d.bytes());
       if (d.problem() != null) {
-        add("cache", Status.FAIL, d.path() + " " + d.problem() + ": fix its permissions or " + CacheKeys.DIRS.name());
+        add(
+            "cache",
+            Status.FAIL,
+            d.path() + " " + d.problem() + ": fix its permissions or " + CacheKeys.DIRS.name());
       } else if (d.usableBytes() < room) {
         add(
             "cache",
             Status.WARN,
-            d.path() + ": " + Report.bytes(d.usableBytes()) + " free, less than the " + Report.bytes(room)
-                + " the cache may still grow by: free space or lower " + CacheKeys.MAX_SIZE.name());
+            d.path()
+                + ": "
+                + Report.bytes(d.usableBytes())
+                + " free, less than the "
+                + Report.bytes(room)
+                + " the cache may still grow by: free space or lower "
+                + CacheKeys.MAX_SIZE.name());
       } else {
         add(
             "cache",
             Status.OK,
-            d.path() + ": " + d.pages() + " pages, " + Report.bytes(d.bytes()) + " of " + Report.bytes(d.quotaBytes())
-                + ", " + Report.bytes(d.usableBytes()) + " free");
+            d.path()
+                + ": "
+                + d.pages()
+                + " pages, "
+                + Report.bytes(d.bytes())
+                + " of "
+                + Report.bytes(d.quotaBytes())
+                + ", "
+                + Report.bytes(d.usableBytes())
+                + " free");
       }
     }
   }
@@ -212,7 +259,10 @@ final class TapDoctor {
     }
     Optional<TapLocalityAdmin> admin = TapExtensions.find(fs, TapLocalityAdmin.class);
     if (!admin.isPresent()) {
-      add("locality", Status.FAIL, "on, but the locality module is not on the class path: use the dtap-hadoop jar");
+      add(
+          "locality",
+          Status.FAIL,
+          "on, but the locality module is not on the class path: use the dtap-hadoop jar");
       return;
     }
     try {
@@ -221,9 +271,19 @@ final class TapDoctor {
       add(
           "locality",
           hosts == 0 ? Status.WARN : Status.OK,
-          admin.get().membershipSource() + ": " + hosts + " hosts" + (hosts == 0 ? "; placement falls back" : ""));
+          admin.get().membershipSource()
+              + ": "
+              + hosts
+              + " hosts"
+              + (hosts == 0 ? "; placement falls back" : ""));
     } catch (IOException e) {
-      add("locality", Status.FAIL, e.getMessage() + " -- check " + LocalityKeys.MEMBERSHIP.name() + " and the settings of its source, and that the source is up");
+      add(
+          "locality",
+          Status.FAIL,
+          e.getMessage()
+              + " -- check "
+              + LocalityKeys.MEMBERSHIP.name()
+              + " and the settings of its source, and that the source is up");
     }
   }
 }

@@ -1,7 +1,7 @@
 package dev.dtap.tools;
 
-import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.DataTapConfig;
+import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import dev.dtap.fs.config.TapConfig;
 import java.util.Map;
@@ -37,7 +37,8 @@ final class TapsCommand implements Command {
       report.print(in.out(), in.json());
       return DtapTool.PROBLEM;
     }
-    Report.Table t = report.table("taps", "tap", "mode", "cache", "locality", "root", "own settings");
+    Report.Table t =
+        report.table("taps", "tap", "mode", "cache", "locality", "root", "own settings");
     for (TapConfig tap : config.taps().values()) {
       t.row(
           tap.name(),

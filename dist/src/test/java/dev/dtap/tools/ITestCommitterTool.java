@@ -33,11 +33,13 @@ class ITestCommitterTool {
     String bucket = minio.createBucket("tool");
     Configuration conf = new Configuration();
     minio.addTap(conf, "tooltap", bucket, "");
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     conf.set("fs.dtap.committer.name", "magic");
     Path dest = new Path("dtap://tooltap/out");
     JobID job = new JobID("202611220000", 7);
-    TaskAttemptContext t = new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
+    TaskAttemptContext t =
+        new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
     PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, t);
     c.setupJob(t);
     c.setupTask(t);
@@ -49,22 +51,32 @@ class ITestCommitterTool {
 
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    DtapTool tool = new DtapTool(new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
-    assertThat(ToolRunner.run(conf, tool, new String[] {"committer", "recover", "--dry-run", dest.toString()})).isZero();
-    assertThat(out.toString("UTF-8")).contains(job.toString() + ": would be aborted").contains("1 uploads aborted");
+    DtapTool tool =
+        new DtapTool(new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
+    assertThat(
+            ToolRunner.run(
+                conf, tool, new String[] {"committer", "recover", "--dry-run", dest.toString()}))
+        .isZero();
+    assertThat(out.toString("UTF-8"))
+        .contains(job.toString() + ": would be aborted")
+        .contains("1 uploads aborted");
     assertThat(pending(minio, bucket)).hasSize(1);
 
     out.reset();
-    assertThat(ToolRunner.run(conf, tool, new String[] {"committer", "recover", dest.toString()})).isZero();
-    assertThat(out.toString("UTF-8")).contains(job.toString() + ": aborted (0 files completed, 1 uploads aborted)");
+    assertThat(ToolRunner.run(conf, tool, new String[] {"committer", "recover", dest.toString()}))
+        .isZero();
+    assertThat(out.toString("UTF-8"))
+        .contains(job.toString() + ": aborted (0 files completed, 1 uploads aborted)");
     assertThat(pending(minio, bucket)).isEmpty();
     out.reset();
-    assertThat(ToolRunner.run(conf, tool, new String[] {"committer", "recover", dest.toString()})).isZero();
+    assertThat(ToolRunner.run(conf, tool, new String[] {"committer", "recover", dest.toString()}))
+        .isZero();
     assertThat(out.toString("UTF-8")).contains("No unfinished jobs");
   }
 
   private static java.util.List<?> pending(MinioFixture minio, String bucket) {
-    ListMultipartUploadsResponse r = minio.client().listMultipartUploads(b -> b.bucket(bucket).prefix("out/part-0"));
+    ListMultipartUploadsResponse r =
+        minio.client().listMultipartUploads(b -> b.bucket(bucket).prefix("out/part-0"));
     return r.uploads();
   }
 }

@@ -42,12 +42,17 @@ class ITestMetricsJmx {
   void cacheAndCommitterCountersOfATapAreInJmx() throws Exception {
     MinioFixture minio = MinioFixture.get();
     String bucket = minio.createBucket("jmx");
-    minio.client().putObject(b -> b.bucket(bucket).key("in/data"), RequestBody.fromBytes(new byte[2 << 20]));
+    minio
+        .client()
+        .putObject(b -> b.bucket(bucket).key("in/data"), RequestBody.fromBytes(new byte[2 << 20]));
     Configuration conf = new Configuration();
     minio.addTap(conf, "jmx", bucket, "");
     conf.set("fs.dtap.tap.jmx.cache", "true");
-    conf.set("fs.dtap.cache.dirs", new File(RepoRoot.data(), "jmx-cache-" + System.nanoTime()).getAbsolutePath());
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "fs.dtap.cache.dirs",
+        new File(RepoRoot.data(), "jmx-cache-" + System.nanoTime()).getAbsolutePath());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     conf.set("fs.dtap.committer.name", "magic");
     conf.setBoolean("fs.dtap.impl.disable.cache", false);
 
@@ -59,7 +64,8 @@ class ITestMetricsJmx {
     }
     Path dest = new Path("dtap://jmx/out");
     JobID job = new JobID("202611240000", 9);
-    TaskAttemptContext t = new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
+    TaskAttemptContext t =
+        new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
     PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, t);
     c.setupJob(t);
     c.setupTask(t);
@@ -70,11 +76,15 @@ class ITestMetricsJmx {
     c.commitJob(new JobContextImpl(t.getConfiguration(), job));
     assertThat(fs.exists(new Path(dest, "part-0"))).isTrue();
 
-    Set<ObjectName> names = JMX.queryNames(new ObjectName("Hadoop:service=dtap,name=DtapFileSystem-jmx-*"), null);
+    Set<ObjectName> names =
+        JMX.queryNames(new ObjectName("Hadoop:service=dtap,name=DtapFileSystem-jmx-*"), null);
     assertThat(names).as("one filesystem of tap jmx is open").hasSize(1);
     ObjectName bean = names.iterator().next();
     // JMX serves a snapshot Hadoop refreshes once per metrics period (1 s in the tests)
-    Await.until("committed job in JMX", Duration.ofSeconds(60), () -> attribute(bean, "dtap_committer_jobs_committed") == 1);
+    Await.until(
+        "committed job in JMX",
+        Duration.ofSeconds(60),
+        () -> attribute(bean, "dtap_committer_jobs_committed") == 1);
     assertThat(attribute(bean, "dtap_op_open")).isEqualTo(2);
     assertThat(attribute(bean, "dtap_bytes_read")).isEqualTo(2L * (2 << 20));
     assertThat(attribute(bean, "dtap_cache_misses")).isPositive();

@@ -45,13 +45,17 @@ class ITestShadedJar {
         }
         if (name.endsWith(".class")) {
           classes++;
-          String clean = name.startsWith("META-INF/versions/") ? name.replaceFirst("META-INF/versions/\\d+/", "") : name;
+          String clean =
+              name.startsWith("META-INF/versions/")
+                  ? name.replaceFirst("META-INF/versions/\\d+/", "")
+                  : name;
           if (!clean.startsWith("dev/dtap/")) {
             offending.add(name);
           }
         } else if (name.startsWith("META-INF/services/")) {
           services.add(name.substring("META-INF/services/".length()));
-        } else if (name.startsWith("META-INF/native/") && !name.endsWith("/")
+        } else if (name.startsWith("META-INF/native/")
+            && !name.endsWith("/")
             && !name.startsWith("META-INF/native/libdev_dtap_shaded_")
             && !name.startsWith("META-INF/native/dev_dtap_shaded_")) {
           offending.add(name);
@@ -98,7 +102,8 @@ class ITestShadedJar {
       Class<?> fsBase = Class.forName("org.apache.hadoop.fs.FileSystem", true, loader);
       // found through META-INF/services, with no fs.dtap.impl set
       Object fs =
-          fsBase.getMethod("newInstance", URI.class, confClass)
+          fsBase
+              .getMethod("newInstance", URI.class, confClass)
               .invoke(null, URI.create("dtap://shaded/"), conf);
       assertThat(fs.getClass().getName()).isEqualTo("dev.dtap.fs.DataTapFileSystem");
       Class<?> pathClass = Class.forName("org.apache.hadoop.fs.Path", true, loader);

@@ -45,11 +45,15 @@ class ITestToolCommands {
     byte[] big = new byte[3 * MIB + MIB / 2];
     new Random(7).nextBytes(big);
     minio.client().putObject(b -> b.bucket(bucket).key("data/a.bin"), RequestBody.fromBytes(big));
-    minio.client().putObject(b -> b.bucket(bucket).key("data/b.bin"), RequestBody.fromBytes(new byte[1024]));
+    minio
+        .client()
+        .putObject(b -> b.bucket(bucket).key("data/b.bin"), RequestBody.fromBytes(new byte[1024]));
     conf = new Configuration();
     minio.addTap(conf, "lake", bucket, "");
     conf.set("fs.dtap.tap.lake.cache", "true");
-    conf.set("fs.dtap.cache.dirs", new File(RepoRoot.data(), "tool-cache-" + System.nanoTime()).getAbsolutePath());
+    conf.set(
+        "fs.dtap.cache.dirs",
+        new File(RepoRoot.data(), "tool-cache-" + System.nanoTime()).getAbsolutePath());
     conf.set("fs.dtap.tap.lake.conf.fs.s3a.session.token.marker", Canary.secret("toolcmd"));
   }
 
@@ -60,14 +64,19 @@ class ITestToolCommands {
     assertThat(tool.json().get("cached").asLong()).isZero();
 
     assertThat(tool.run(conf, "cache", "warm", "dtap://lake/data")).as(tool.err()).isZero();
-    assertThat(tool.out()).contains("100%").contains("Warmed 2 files").contains("5 of 5 pages on disk");
+    assertThat(tool.out())
+        .contains("100%")
+        .contains("Warmed 2 files")
+        .contains("5 of 5 pages on disk");
 
     assertThat(tool.run(conf, "cache", "ls", "--json", "dtap://lake/data")).isZero();
     JsonNode files = tool.json().get("files");
     assertThat(files).hasSize(2);
     for (JsonNode f : files) {
       assertThat(f.get("percent").asLong()).as(f.toString()).isEqualTo(100);
-      assertThat(f.get("disk").asLong()).as("page files hold the bytes and headers").isGreaterThan(f.get("length").asLong());
+      assertThat(f.get("disk").asLong())
+          .as("page files hold the bytes and headers")
+          .isGreaterThan(f.get("length").asLong());
     }
     assertThat(tool.run(conf, "cache", "stats", "--json")).isZero();
     JsonNode dir = tool.json().get("directories").get(0);
@@ -83,12 +92,17 @@ class ITestToolCommands {
     assertThat(tool.json().get("cached").asLong()).as("the other file keeps its page").isEqualTo(1);
 
     assertThat(tool.run(conf, "cache", "ls", "dtap://lake/nothing-here")).isEqualTo(1);
-    assertThat(tool.err()).contains("dtap://lake/nothing-here").doesNotContain(bucket).doesNotContain("s3a:");
+    assertThat(tool.err())
+        .contains("dtap://lake/nothing-here")
+        .doesNotContain(bucket)
+        .doesNotContain("s3a:");
   }
 
   @Test
   void benchReadComparesColdAndWarmReadsWithTheBackend() throws Exception {
-    assertThat(tool.run(conf, "bench", "read", "--json", "dtap://lake/data")).as(tool.err()).isZero();
+    assertThat(tool.run(conf, "bench", "read", "--json", "dtap://lake/data"))
+        .as(tool.err())
+        .isZero();
     JsonNode runs = tool.json().get("runs");
     assertThat(runs).hasSize(3);
     assertThat(runs.get(0).get("run").asText()).isEqualTo("backend");
@@ -113,14 +127,21 @@ class ITestToolCommands {
     c.set("fs.dtap.tap.down.conf.fs.s3a.connection.establish.timeout", "2s");
     assertThat(tool.run(c, "doctor", "--json")).as(tool.err()).isEqualTo(1);
     JsonNode checks = tool.json().get("checks");
-    assertThat(row(checks, "lake", "classpath").get("detail").asText()).startsWith("S3A with AWS SDK");
+    assertThat(row(checks, "lake", "classpath").get("detail").asText())
+        .startsWith("S3A with AWS SDK");
     assertThat(row(checks, "lake", "list root").get("status").asText()).isEqualTo("OK");
     assertThat(row(checks, "lake", "cache").get("status").asText()).isEqualTo("OK");
     // S3A answers for a bucket's root without a request: the listing is the first to reach MinIO
-    assertThat(row(checks, "wrongkey", "list root").get("status").asText()).as(checks.toString()).isEqualTo("FAIL");
-    assertThat(row(checks, "wrongkey", "list root").get("detail").asText()).contains("credentials refused");
-    assertThat(row(checks, "down", "list root").get("status").asText()).as(checks.toString()).isEqualTo("FAIL");
-    assertThat(row(checks, "down", "list root").get("detail").asText()).contains("backend unreachable");
+    assertThat(row(checks, "wrongkey", "list root").get("status").asText())
+        .as(checks.toString())
+        .isEqualTo("FAIL");
+    assertThat(row(checks, "wrongkey", "list root").get("detail").asText())
+        .contains("credentials refused");
+    assertThat(row(checks, "down", "list root").get("status").asText())
+        .as(checks.toString())
+        .isEqualTo("FAIL");
+    assertThat(row(checks, "down", "list root").get("detail").asText())
+        .contains("backend unreachable");
     assertThat(tool.out()).doesNotContain(Canary.MARKER).doesNotContain(bucket);
 
     assertThat(tool.run(c, "doctor", "lake")).isZero();
@@ -135,7 +156,9 @@ class ITestToolCommands {
     c.set("fs.dtap.tap.placed.locality", "true");
     c.set("fs.dtap.locality.membership", "yarn");
     c.set("fs.dtap.block.size", "1m");
-    assertThat(tool.run(c, "locality", "explain", "--json", "dtap://placed/data/a.bin")).as(tool.err()).isZero();
+    assertThat(tool.run(c, "locality", "explain", "--json", "dtap://placed/data/a.bin"))
+        .as(tool.err())
+        .isZero();
     JsonNode r = tool.json();
     assertThat(r.get("membership_source").asText()).startsWith("ResourceManager ");
     assertThat(r.get("membership_age_ms").asLong()).isGreaterThanOrEqualTo(0);
@@ -156,11 +179,14 @@ class ITestToolCommands {
     noRm.set("yarn.resourcemanager.address", "127.0.0.1:1");
     noRm.set("yarn.resourcemanager.connect.max-wait.ms", "2000");
     noRm.set("yarn.resourcemanager.connect.retry-interval.ms", "100");
-    assertThat(tool.run(noRm, "locality", "explain", "--timeout", "20", "dtap://placed/data/a.bin")).isEqualTo(1);
+    assertThat(tool.run(noRm, "locality", "explain", "--timeout", "20", "dtap://placed/data/a.bin"))
+        .isEqualTo(1);
     assertThat(tool.out()).contains("Membership source cannot be read").contains("127.0.0.1:1");
 
     assertThat(tool.run(conf, "locality", "explain", "dtap://lake/data/b.bin")).isZero();
-    assertThat(tool.out()).contains("Locality is off for tap 'lake'").contains("dtap://lake/data/b.bin");
+    assertThat(tool.out())
+        .contains("Locality is off for tap 'lake'")
+        .contains("dtap://lake/data/b.bin");
   }
 
   @Test
@@ -170,7 +196,8 @@ class ITestToolCommands {
     c.set("fs.dtap.committer.name", "magic");
     Path dest = new Path("dtap://lake/out");
     JobID job = new JobID("202611240000", 3);
-    TaskAttemptContext t = new TaskAttemptContextImpl(c, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
+    TaskAttemptContext t =
+        new TaskAttemptContextImpl(c, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
     PathOutputCommitter committer = PathOutputCommitterFactory.createCommitter(dest, t);
     committer.setupJob(t);
     committer.setupTask(t);
@@ -180,7 +207,9 @@ class ITestToolCommands {
     }
     assertThat(pendingUploads()).isEqualTo(1);
 
-    assertThat(tool.run(c, "committer", "pending", "--json", "dtap://lake/out")).as(tool.err()).isZero();
+    assertThat(tool.run(c, "committer", "pending", "--json", "dtap://lake/out"))
+        .as(tool.err())
+        .isZero();
     JsonNode jobs = tool.json().get("jobs");
     assertThat(jobs).hasSize(1);
     assertThat(jobs.get(0).get("state").asText()).isEqualTo("not committing");
@@ -198,7 +227,11 @@ class ITestToolCommands {
   }
 
   private static long pendingUploads() {
-    return minio.client().listMultipartUploads(b -> b.bucket(bucket).prefix("out/part-0")).uploads().size();
+    return minio
+        .client()
+        .listMultipartUploads(b -> b.bucket(bucket).prefix("out/part-0"))
+        .uploads()
+        .size();
   }
 
   private static JsonNode row(JsonNode checks, String tap, String check) {

@@ -41,7 +41,11 @@ class TestDtapTool {
     Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", LocalTaps.newDir("tool"));
     conf.set("fs.dtap.tap.typo.readOnly", "true");
     assertThat(run(conf, "taps")).as("a problem found").isEqualTo(1);
-    assertThat(out()).contains("lake").contains("typo").contains("INVALID").contains("fs.dtap.tap.typo.readOnly");
+    assertThat(out())
+        .contains("lake")
+        .contains("typo")
+        .contains("INVALID")
+        .contains("fs.dtap.tap.typo.readOnly");
     assertThat(run(conf, "check", "lake")).as("the good tap still works").isZero();
   }
 
@@ -51,7 +55,9 @@ class TestDtapTool {
     Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "lake", root);
     assertThat(run(conf, "committer", "recover", "dtap://lake/out")).isEqualTo(1);
     assertThat(err()).contains("tap 'lake' is file://").contains("fs.dtap.committer.name=file");
-    assertThat(run(conf, "committer", "recover", "file:///tmp/out")).as("a usage error").isEqualTo(2);
+    assertThat(run(conf, "committer", "recover", "file:///tmp/out"))
+        .as("a usage error")
+        .isEqualTo(2);
     assertThat(err()).contains("expected a dtap://<tap>/<path> path, got 'file:///tmp/out'");
     assertThat(run(conf, "committer", "recover")).isEqualTo(2);
     assertThat(err()).contains("committer recover [--dry-run]");

@@ -15,8 +15,20 @@ import org.junit.jupiter.api.Test;
 /** Every command's help and usage errors, and the doctor and cache commands on local taps. */
 class TestToolCommands {
   private static final String[] COMMANDS = {
-    "taps", "check", "doctor", "cache stats", "cache ls", "cache evict", "cache warm", "locality explain",
-    "committer pending", "committer abort", "committer recover", "bench read", "cnode", "version"
+    "taps",
+    "check",
+    "doctor",
+    "cache stats",
+    "cache ls",
+    "cache evict",
+    "cache warm",
+    "locality explain",
+    "committer pending",
+    "committer abort",
+    "committer recover",
+    "bench read",
+    "cnode",
+    "version"
   };
 
   private final ToolHarness tool = new ToolHarness();
@@ -28,7 +40,10 @@ class TestToolCommands {
       List<String> args = new ArrayList<>(List.of(c.split(" ")));
       args.add("--help");
       assertThat(tool.run(conf, args.toArray(new String[0]))).as(c + " --help").isZero();
-      assertThat(tool.out()).as(c).startsWith("Usage: dtap " + c).contains("Exit codes: 0 ok, 1 a problem found, 2 a usage error");
+      assertThat(tool.out())
+          .as(c)
+          .startsWith("Usage: dtap " + c)
+          .contains("Exit codes: 0 ok, 1 a problem found, 2 a usage error");
     }
     assertThat(tool.run(conf, "--help")).isZero();
     for (String c : COMMANDS) {
@@ -85,14 +100,18 @@ class TestToolCommands {
     assertThat(status(checks, "good", "list root")).isEqualTo("OK");
     assertThat(status(checks, "good", "cache")).isEqualTo("SKIP");
     assertThat(status(checks, "gone", "list root")).isEqualTo("FAIL");
-    assertThat(detail(checks, "gone", "list root")).contains("the tap root does not exist").contains("fs.dtap.tap.gone.uri");
+    assertThat(detail(checks, "gone", "list root"))
+        .contains("the tap root does not exist")
+        .contains("fs.dtap.tap.gone.uri");
     assertThat(status(checks, "typo", "settings")).isEqualTo("FAIL");
     assertThat(detail(checks, "typo", "settings")).contains("fs.dtap.tap.typo.readOnly");
     assertThat(status(checks, "nofs", "classpath")).isEqualTo("FAIL");
     assertThat(detail(checks, "nofs", "classpath")).contains("no FileSystem for nofs://");
     assertThat(status(checks, "cached", "backend")).isEqualTo("OK");
     assertThat(status(checks, "cached", "cache")).isEqualTo("FAIL");
-    assertThat(detail(checks, "cached", "cache")).contains("is not a directory").contains("fs.dtap.cache.dirs");
+    assertThat(detail(checks, "cached", "cache"))
+        .contains("is not a directory")
+        .contains("fs.dtap.cache.dirs");
     assertThat(tool.out()).doesNotContain(Canary.MARKER);
 
     assertThat(tool.run(conf, "doctor", "good")).as("the good tap alone").isZero();
@@ -107,7 +126,8 @@ class TestToolCommands {
     Files.write(new File(root, "a").toPath(), new byte[10]);
     Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "plain", root);
     assertThat(tool.run(conf, "cache", "ls", "dtap://plain/a")).isEqualTo(1);
-    assertThat(tool.err()).contains("The read cache is off for tap 'plain': set fs.dtap.tap.plain.cache=true");
+    assertThat(tool.err())
+        .contains("The read cache is off for tap 'plain': set fs.dtap.tap.plain.cache=true");
     assertThat(tool.run(conf, "cache", "stats")).isEqualTo(1);
     assertThat(tool.err()).contains("No tap has the read cache on");
   }

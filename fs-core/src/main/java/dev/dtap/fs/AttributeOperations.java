@@ -19,9 +19,9 @@ import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
- * Metadata on a tap: times, permissions, owners, replication, extended attributes, ACLs,
- * snapshots, storage policies, quotas and checksums. Each call is the backend's, on the translated
- * path; setters refuse a read-only tap first. Thread-safe.
+ * Metadata on a tap: times, permissions, owners, replication, extended attributes, ACLs, snapshots,
+ * storage policies, quotas and checksums. Each call is the backend's, on the translated path;
+ * setters refuse a read-only tap first. Thread-safe.
  */
 final class AttributeOperations {
   private final OpContext ctx;
@@ -175,10 +175,7 @@ final class AttributeOperations {
   FileChecksum getFileChecksum(Path f, Long length) throws IOException {
     Path b = read(f, Op.GET_FILE_CHECKSUM);
     return ctx.call(
-        () ->
-            length == null
-                ? backend().getFileChecksum(b)
-                : backend().getFileChecksum(b, length));
+        () -> length == null ? backend().getFileChecksum(b) : backend().getFileChecksum(b, length));
   }
 
   FsStatus getStatus(Path f) throws IOException {

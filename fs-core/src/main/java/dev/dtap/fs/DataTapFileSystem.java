@@ -1,47 +1,25 @@
 package dev.dtap.fs;
 
-import dev.dtap.fs.config.DataTapConfig;
-import dev.dtap.fs.config.TapConfig;
 import dev.dtap.fs.spi.TapExtensions;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
-import java.util.Collection;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.BlockStoragePolicySpi;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
-import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FsServerDefaults;
-import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.MultipartUploaderBuilder;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathFilter;
-import org.apache.hadoop.fs.QuotaUsage;
 import org.apache.hadoop.fs.RemoteIterator;
-import org.apache.hadoop.fs.StorageType;
-import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.impl.OpenFileParameters;
-import org.apache.hadoop.fs.permission.AclEntry;
-import org.apache.hadoop.fs.permission.AclStatus;
-import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.fs.statistics.IOStatistics;
-import org.apache.hadoop.fs.statistics.IOStatisticsSource;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
 
 /**
@@ -132,8 +110,7 @@ public class DataTapFileSystem extends TapFileSystemBase implements TapExtension
   }
 
   @Override
-  public RemoteIterator<LocatedFileStatus> listFiles(Path f, boolean recursive)
-      throws IOException {
+  public RemoteIterator<LocatedFileStatus> listFiles(Path f, boolean recursive) throws IOException {
     return listings.listFiles(f, recursive);
   }
 
@@ -155,11 +132,14 @@ public class DataTapFileSystem extends TapFileSystemBase implements TapExtension
       Progressable progress)
       throws IOException {
     EnumSet<CreateFlag> flags =
-        overwrite ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE) : EnumSet.of(CreateFlag.CREATE);
+        overwrite
+            ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
+            : EnumSet.of(CreateFlag.CREATE);
     return writes.create(
         f,
         flags,
-        (fs, b) -> fs.create(b, permission, overwrite, bufferSize, replication, blockSize, progress));
+        (fs, b) ->
+            fs.create(b, permission, overwrite, bufferSize, replication, blockSize, progress));
   }
 
   @Override
@@ -195,7 +175,8 @@ public class DataTapFileSystem extends TapFileSystemBase implements TapExtension
         f,
         flags,
         (fs, b) ->
-            fs.createNonRecursive(b, permission, flags, bufferSize, replication, blockSize, progress));
+            fs.createNonRecursive(
+                b, permission, flags, bufferSize, replication, blockSize, progress));
   }
 
   @Override

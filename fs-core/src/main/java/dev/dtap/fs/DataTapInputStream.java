@@ -1,7 +1,6 @@
 package dev.dtap.fs;
 
 import java.io.IOException;
-import java.util.function.IntConsumer;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -9,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
@@ -23,32 +23,33 @@ import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
 /**
- * The read stream of a tap: every call goes to the backend's stream (or the read cache's), bytes are
- * counted in the dtap scheme's statistics, and exceptions are rewritten to speak dtap.
+ * The read stream of a tap: every call goes to the backend's stream (or the read cache's), bytes
+ * are counted in the dtap scheme's statistics, and exceptions are rewritten to speak dtap.
  *
- * <p>Capabilities (byte-buffer reads, positioned byte-buffer reads, unbuffer, readahead, drop-behind,
- * vectored reads, IOStatistics) are advertised exactly when the stream underneath serves them: for
- * the optional interfaces, when the innermost stream implements the interface and advertises the
- * capability (some Hadoop streams, such as ChecksumFileSystem's, pass on a capability of the stream
- * they wrap without implementing its interface, and readers such as Parquet then fail). The
- * byte-buffer interfaces are also <em>implemented</em> exactly when served, for readers that decide
- * by {@code instanceof} (Parquet does, after asking the capability): {@link #open} picks the class.
- * A byte-buffer read the stream underneath does not serve fails with {@link
+ * <p>Capabilities (byte-buffer reads, positioned byte-buffer reads, unbuffer, readahead,
+ * drop-behind, vectored reads, IOStatistics) are advertised exactly when the stream underneath
+ * serves them: for the optional interfaces, when the innermost stream implements the interface and
+ * advertises the capability (some Hadoop streams, such as ChecksumFileSystem's, pass on a
+ * capability of the stream they wrap without implementing its interface, and readers such as
+ * Parquet then fail). The byte-buffer interfaces are also <em>implemented</em> exactly when served,
+ * for readers that decide by {@code instanceof} (Parquet does, after asking the capability): {@link
+ * #open} picks the class. A byte-buffer read the stream underneath does not serve fails with {@link
  * UnsupportedOperationException}, as Hadoop's own streams do. Like every Hadoop input stream, not
  * thread-safe except for the positioned reads, which are as safe as the wrapped stream's.
  */
 class DataTapInputStream extends FSInputStream
-    implements CanUnbuffer, CanSetReadahead, CanSetDropBehind, StreamCapabilities, IOStatisticsSource {
+    implements CanUnbuffer,
+        CanSetReadahead,
+        CanSetDropBehind,
+        StreamCapabilities,
+        IOStatisticsSource {
   private final FSDataInputStream in;
   private final ExceptionTranslator errors;
   private final IntConsumer bytesRead;
   private final String description;
 
   private DataTapInputStream(
-      FSDataInputStream in,
-      ExceptionTranslator errors,
-      IntConsumer bytesRead,
-      String description) {
+      FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
     this.in = in;
     this.errors = errors;
     this.bytesRead = bytesRead;
@@ -81,15 +82,23 @@ class DataTapInputStream extends FSInputStream
 
   /** A tap's stream over one that serves byte-buffer reads. */
   static final class ByteBuffers extends DataTapInputStream implements ByteBufferReadable {
-    ByteBuffers(FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
+    ByteBuffers(
+        FSDataInputStream in,
+        ExceptionTranslator errors,
+        IntConsumer bytesRead,
+        String description) {
       super(in, errors, bytesRead, description);
     }
   }
 
   /** A tap's stream over one that serves positioned byte-buffer reads. */
-  static final class PositionedByteBuffers extends DataTapInputStream implements ByteBufferPositionedReadable {
+  static final class PositionedByteBuffers extends DataTapInputStream
+      implements ByteBufferPositionedReadable {
     PositionedByteBuffers(
-        FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
+        FSDataInputStream in,
+        ExceptionTranslator errors,
+        IntConsumer bytesRead,
+        String description) {
       super(in, errors, bytesRead, description);
     }
   }
@@ -97,12 +106,18 @@ class DataTapInputStream extends FSInputStream
   /** A tap's stream over one that serves both kinds of byte-buffer reads. */
   static final class AllByteBuffers extends DataTapInputStream
       implements ByteBufferReadable, ByteBufferPositionedReadable {
-    AllByteBuffers(FSDataInputStream in, ExceptionTranslator errors, IntConsumer bytesRead, String description) {
+    AllByteBuffers(
+        FSDataInputStream in,
+        ExceptionTranslator errors,
+        IntConsumer bytesRead,
+        String description) {
       super(in, errors, bytesRead, description);
     }
   }
 
-  /** @return the wrapped stream, for tests and the read cache */
+  /**
+   * @return the wrapped stream, for tests and the read cache
+   */
   FSDataInputStream wrapped() {
     return in;
   }
@@ -140,7 +155,8 @@ class DataTapInputStream extends FSInputStream
   /** {@link ByteBufferReadable#read}, for the classes that implement it. */
   public int read(ByteBuffer buf) throws IOException {
     if (!serves(ByteBufferReadable.class)) {
-      throw new UnsupportedOperationException("Byte-buffer read unsupported by the stream of " + description);
+      throw new UnsupportedOperationException(
+          "Byte-buffer read unsupported by the stream of " + description);
     }
     try {
       int n = in.read(buf);
@@ -225,7 +241,8 @@ class DataTapInputStream extends FSInputStream
   /** {@link ByteBufferPositionedReadable#read}, for the classes that implement it. */
   public int read(long position, ByteBuffer buf) throws IOException {
     if (!serves(ByteBufferPositionedReadable.class)) {
-      throw new UnsupportedOperationException("Positioned byte-buffer read unsupported by the stream of " + description);
+      throw new UnsupportedOperationException(
+          "Positioned byte-buffer read unsupported by the stream of " + description);
     }
     try {
       int n = in.read(position, buf);
@@ -239,7 +256,8 @@ class DataTapInputStream extends FSInputStream
   /** {@link ByteBufferPositionedReadable#readFully}, for the classes that implement it. */
   public void readFully(long position, ByteBuffer buf) throws IOException {
     if (!serves(ByteBufferPositionedReadable.class)) {
-      throw new UnsupportedOperationException("Positioned byte-buffer read unsupported by the stream of " + description);
+      throw new UnsupportedOperationException(
+          "Positioned byte-buffer read unsupported by the stream of " + description);
     }
     int n = buf.remaining();
     try {
@@ -337,7 +355,9 @@ class DataTapInputStream extends FSInputStream
     }
   }
 
-  /** @return whether the innermost stream underneath implements an optional interface */
+  /**
+   * @return whether the innermost stream underneath implements an optional interface
+   */
   private boolean serves(Class<?> optional) {
     return serves(in, optional);
   }

@@ -12,8 +12,8 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
 /**
  * The write stream of a tap: forwards to the backend's stream and rewrites exceptions to speak
- * dtap. {@code hflush}/{@code hsync}, abort, capabilities and IOStatistics are the backend's.
- * Bytes are counted by the {@link FSDataOutputStream} dtap wraps around this stream.
+ * dtap. {@code hflush}/{@code hsync}, abort, capabilities and IOStatistics are the backend's. Bytes
+ * are counted by the {@link FSDataOutputStream} dtap wraps around this stream.
  *
  * <p>Not thread-safe, like every Hadoop output stream.
  */
@@ -24,7 +24,8 @@ final class DataTapOutputStream extends OutputStream
   private final TapTraffic traffic;
   private final String description;
 
-  DataTapOutputStream(FSDataOutputStream out, ExceptionTranslator errors, TapTraffic traffic, String description) {
+  DataTapOutputStream(
+      FSDataOutputStream out, ExceptionTranslator errors, TapTraffic traffic, String description) {
     this.out = out;
     this.errors = errors;
     this.traffic = traffic;

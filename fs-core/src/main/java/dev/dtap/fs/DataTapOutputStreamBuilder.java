@@ -73,12 +73,16 @@ final class DataTapOutputStreamBuilder
     return target;
   }
 
-  /** @return whether the builder appends rather than creates */
+  /**
+   * @return whether the builder appends rather than creates
+   */
   boolean isAppend() {
     return getFlags().contains(CreateFlag.APPEND);
   }
 
-  /** @return whether overwriting an existing file is allowed */
+  /**
+   * @return whether overwriting an existing file is allowed
+   */
   boolean isOverwrite() {
     return getFlags().contains(CreateFlag.OVERWRITE);
   }

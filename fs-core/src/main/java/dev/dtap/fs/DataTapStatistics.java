@@ -12,15 +12,16 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 
 /**
- * The IOStatistics of one dtap filesystem: dtap's own counters (operations, backend location
- * calls, locality fallbacks) merged with the live statistics of the backend and of the extensions.
- * Values with the same name are added up.
+ * The IOStatistics of one dtap filesystem: dtap's own counters (operations, backend location calls,
+ * locality fallbacks) merged with the live statistics of the backend and of the extensions. Values
+ * with the same name are added up.
  *
  * <p>Thread-safe: counters are atomic, the view is recomputed on each call.
  */
 final class DataTapStatistics implements IOStatistics {
   /** Calls dtap made to the backend's {@code getFileBlockLocations}. */
   static final String BACKEND_LOCATION_CALLS = "dtap_backend_location_calls";
+
   /** Calls dtap made to the backend's {@code listLocatedStatus}. */
   static final String BACKEND_LIST_LOCATED_CALLS = "dtap_backend_list_located_calls";
 
@@ -95,10 +96,17 @@ final class DataTapStatistics implements IOStatistics {
     for (IOStatisticsSource s : sources) {
       IOStatistics stats = s.getIOStatistics();
       if (stats != null) {
-        stats.meanStatistics().forEach((k, v) -> out.merge(k, v.copy(), (a, b) -> {
-          a.add(b);
-          return a;
-        }));
+        stats
+            .meanStatistics()
+            .forEach(
+                (k, v) ->
+                    out.merge(
+                        k,
+                        v.copy(),
+                        (a, b) -> {
+                          a.add(b);
+                          return a;
+                        }));
       }
     }
     return out;

@@ -76,12 +76,14 @@ final class ExceptionTranslator {
       alt.append("|(?<![\\w/.:-])").append(qRoot);
       if (OBJECT_STORES.contains(backendRoot.getScheme())) {
         // S3A names objects by key ("Completing multipart upload on data/part-0"): no leading slash
-        alt.append("|(?<![\\w/.:-])").append(Pattern.quote(rootPath.startsWith("/") ? rootPath.substring(1) : rootPath));
+        alt.append("|(?<![\\w/.:-])")
+            .append(Pattern.quote(rootPath.startsWith("/") ? rootPath.substring(1) : rootPath));
       }
     }
     this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:\\]])");
     this.backendPattern =
-        Pattern.compile(scheme + "://" + Pattern.quote(authority) + (authority.isEmpty() ? "/" : ""));
+        Pattern.compile(
+            scheme + "://" + Pattern.quote(authority) + (authority.isEmpty() ? "/" : ""));
   }
 
   /**
@@ -133,7 +135,8 @@ final class ExceptionTranslator {
     if (t instanceof PathIOException || (message != null && message.contains(dtapPath))) {
       return t;
     }
-    Throwable named = copy(t, dtapPath + ": " + (message == null ? t.getClass().getName() : message));
+    Throwable named =
+        copy(t, dtapPath + ": " + (message == null ? t.getClass().getName() : message));
     if (named.getCause() == null) {
       try {
         named.initCause(t);

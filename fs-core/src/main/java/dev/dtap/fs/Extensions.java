@@ -36,7 +36,9 @@ final class Extensions {
     this.outputHooks = Collections.unmodifiableList(outputHooks);
   }
 
-  /** @return the extensions on dtap's class path, discovered once */
+  /**
+   * @return the extensions on dtap's class path, discovered once
+   */
   static Extensions discover() {
     Extensions e = instance;
     if (e == null) {
@@ -78,7 +80,9 @@ final class Extensions {
     return outputHooks;
   }
 
-  /** @return every key the extensions read, for configuration validation */
+  /**
+   * @return every key the extensions read, for configuration validation
+   */
   Collection<ConfigKey<?>> keys() {
     List<ConfigKey<?>> keys = new ArrayList<>();
     List<ExtensionFactory> all = new ArrayList<>();

@@ -24,6 +24,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
  */
 final class LocalFileStatus extends FileStatus {
   private static final long serialVersionUID = 1L;
+
   /** Permission bits Hadoop keeps: rwx for user, group and other, and the sticky bit. */
   private static final int PERMISSION_BITS = 01777;
 
@@ -73,7 +74,10 @@ final class LocalFileStatus extends FileStatus {
     } catch (IOException e) {
       // a getter cannot throw IOException; the local path stays out of the message
       throw new UncheckedIOException(
-          "Cannot read the permission of " + getPath().getName() + ": " + e.getClass().getSimpleName(),
+          "Cannot read the permission of "
+              + getPath().getName()
+              + ": "
+              + e.getClass().getSimpleName(),
           new IOException(e.getClass().getSimpleName()));
     }
     setPermission(new FsPermission((short) ((Integer) unix.get("mode") & PERMISSION_BITS)));

@@ -22,10 +22,10 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * <p>Hadoop's local filesystem makes five {@code stat} calls for one status (exists, length,
  * is-directory, modification time, access time), each a round trip to the server on an NFS mount.
  * This reads the same facts with one call and builds the status Hadoop would return: the same
- * length, type, times, replication, block size and path, links followed, checksum files hidden
- * when the backend is the checksummed {@link LocalFileSystem}, entries that vanish mid-listing
- * skipped. Anything unusual (a missing path, an unreadable directory) returns null so that the
- * backend answers and its exceptions stay exactly its own.
+ * length, type, times, replication, block size and path, links followed, checksum files hidden when
+ * the backend is the checksummed {@link LocalFileSystem}, entries that vanish mid-listing skipped.
+ * Anything unusual (a missing path, an unreadable directory) returns null so that the backend
+ * answers and its exceptions stay exactly its own.
  *
  * <p>Used only when the backend is exactly Hadoop's {@link LocalFileSystem} or {@link
  * RawLocalFileSystem} (a subclass or another {@code fs.file.impl} may report statuses differently)

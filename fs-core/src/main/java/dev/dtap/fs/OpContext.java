@@ -132,7 +132,9 @@ final class OpContext {
 
   FSDataOutputStream wrapOut(FSDataOutputStream out, Path p) throws IOException {
     return new FSDataOutputStream(
-        new DataTapOutputStream(out, tap.errors(), tap.traffic(), p.toString()), statistics, out.getPos());
+        new DataTapOutputStream(out, tap.errors(), tap.traffic(), p.toString()),
+        statistics,
+        out.getPos());
   }
 
   /** The tap root always exists, even before anything was written under a fresh prefix. */

@@ -39,8 +39,8 @@ final class PathCapabilities {
   }
 
   /**
-   * Whether the capability can be true at all on this tap; if so the backend decides, unless
-   * {@link #decided} answers.
+   * Whether the capability can be true at all on this tap; if so the backend decides, unless {@link
+   * #decided} answers.
    */
   static boolean supported(String capability, boolean readOnly) {
     String c = capability.toLowerCase(Locale.ROOT);

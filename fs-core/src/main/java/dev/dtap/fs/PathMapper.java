@@ -19,12 +19,16 @@ final class PathMapper {
   private final String tap;
   private final String backendScheme;
   private final String backendAuthority;
+
   /** Decoded root path without trailing slash; empty when the root is "/". */
   private final String rootPath;
+
   /** The root as a raw URI string without trailing slash, e.g. {@code hdfs://nn:8020/data}. */
   private final String rawRootPrefix;
+
   /** The root's raw path without trailing slash; empty when the root is "/". */
   private final String rawRootPath;
+
   /** {@code dtap://tap}, the raw prefix of every dtap URI of this tap. */
   private final String rawDtapPrefix;
 
@@ -52,12 +56,16 @@ final class PathMapper {
     this.rawDtapPrefix = "dtap://" + tap;
   }
 
-  /** @return the tap name */
+  /**
+   * @return the tap name
+   */
   String tap() {
     return tap;
   }
 
-  /** @return the decoded backend root path, "" for the backend's root directory */
+  /**
+   * @return the decoded backend root path, "" for the backend's root directory
+   */
   String rootPath() {
     return rootPath;
   }
@@ -93,7 +101,10 @@ final class PathMapper {
    */
   Path canonical(Path dtapPath) throws AccessControlException {
     String raw = dtapPath.toUri().getRawPath();
-    if (raw != null && raw.indexOf('%') < 0 && isPlain(raw) && (raw.length() == 1 || !raw.endsWith("/"))) {
+    if (raw != null
+        && raw.indexOf('%') < 0
+        && isPlain(raw)
+        && (raw.length() == 1 || !raw.endsWith("/"))) {
       return dtapPath;
     }
     String relative = normalise(dtapPath);
@@ -218,7 +229,9 @@ final class PathMapper {
     return rest.equals("/") ? "" : rest;
   }
 
-  /** @return the qualified dtap path of the tap root */
+  /**
+   * @return the qualified dtap path of the tap root
+   */
   Path dtapRoot() {
     return build("dtap", tap, "/");
   }
@@ -235,7 +248,8 @@ final class PathMapper {
 
   static Path build(String scheme, String authority, String decodedPath) {
     try {
-      return new Path(new URI(scheme, authority, decodedPath.isEmpty() ? "/" : decodedPath, null, null));
+      return new Path(
+          new URI(scheme, authority, decodedPath.isEmpty() ? "/" : decodedPath, null, null));
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException("Cannot form a path from " + decodedPath, e);
     }

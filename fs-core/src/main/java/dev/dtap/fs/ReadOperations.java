@@ -32,7 +32,8 @@ final class ReadOperations {
     Path b = ctx.toBackend(p);
     ReadCache cache = ctx.tap().cache();
     if (cache != null) {
-      return ctx.wrapIn(ctx.call(() -> cache.open(new OpenRequest(p, b, null, bufferSize, null))), p);
+      return ctx.wrapIn(
+          ctx.call(() -> cache.open(new OpenRequest(p, b, null, bufferSize, null))), p);
     }
     return ctx.wrapIn(ctx.call(() -> ctx.backend().open(b, bufferSize)), p);
   }

@@ -16,7 +16,11 @@ final class RootDelete {
   private RootDelete() {}
 
   static boolean delete(
-      FileSystem backend, Path backendRoot, boolean recursive, Path dtapRoot, ExceptionTranslator errors)
+      FileSystem backend,
+      Path backendRoot,
+      boolean recursive,
+      Path dtapRoot,
+      ExceptionTranslator errors)
       throws IOException {
     FileStatus[] children;
     try {

@@ -1,13 +1,13 @@
 package dev.dtap.fs;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
-import java.nio.file.FileSystemException;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIOException;
 import org.apache.hadoop.security.AccessControlException;
 
@@ -26,10 +26,12 @@ final class SymlinkGuard {
   private static final int MAX_LINKS = 40;
 
   private final String tap;
-  private final java.nio.file.Path root;
+  private final Path root;
+
   /** The root as a string without a trailing slash ("" for "/"), for cheap prefix tests. */
   private final String rootPrefix;
-  private volatile java.nio.file.Path realRoot;
+
+  private volatile Path realRoot;
 
   SymlinkGuard(String tap, String decodedRootPath) {
     this.tap = tap;
@@ -45,7 +47,7 @@ final class SymlinkGuard {
    * @param decodedBackendPath the local path the backend will touch
    * @throws AccessControlException if it resolves outside the root
    */
-  void check(Path dtapPath, String decodedBackendPath) throws IOException {
+  void check(org.apache.hadoop.fs.Path dtapPath, String decodedBackendPath) throws IOException {
     try {
       walk(dtapPath, decodedBackendPath);
     } catch (InvalidPathException e) {
@@ -54,7 +56,8 @@ final class SymlinkGuard {
     }
   }
 
-  private void walk(Path dtapPath, String decodedBackendPath) throws IOException {
+  private void walk(org.apache.hadoop.fs.Path dtapPath, String decodedBackendPath)
+      throws IOException {
     String local = decodedBackendPath;
     int below = rootPrefix.length();
     if (!local.startsWith(rootPrefix) || (local.length() > below && local.charAt(below) != '/')) {
@@ -74,7 +77,9 @@ final class SymlinkGuard {
         try {
           attrs =
               Files.readAttributes(
-                  Paths.get(local.substring(0, end)), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                  Paths.get(local.substring(0, end)),
+                  BasicFileAttributes.class,
+                  LinkOption.NOFOLLOW_LINKS);
         } catch (FileSystemException e) {
           return; // missing (or under a file): nothing further down can exist, let alone be a link
         }
@@ -88,12 +93,12 @@ final class SymlinkGuard {
   }
 
   /** A link was found: resolve where the whole path lands and compare with the real root. */
-  private void checkThroughLink(Path dtapPath, java.nio.file.Path local) throws IOException {
-    java.nio.file.Path realRootNow = realRoot();
+  private void checkThroughLink(org.apache.hadoop.fs.Path dtapPath, Path local) throws IOException {
+    Path realRootNow = realRoot();
     if (realRootNow == null) {
       throw escape(dtapPath);
     }
-    java.nio.file.Path real;
+    Path real;
     try {
       real = local.toRealPath();
     } catch (FileSystemException e) {
@@ -105,14 +110,17 @@ final class SymlinkGuard {
     }
   }
 
-  private AccessControlException escape(Path dtapPath) {
+  private AccessControlException escape(org.apache.hadoop.fs.Path dtapPath) {
     return new AccessControlException(
-        "Path " + dtapPath + " resolves through a symbolic link outside the root of tap '"
-            + tap + "' and is refused");
+        "Path "
+            + dtapPath
+            + " resolves through a symbolic link outside the root of tap '"
+            + tap
+            + "' and is refused");
   }
 
-  private java.nio.file.Path realRoot() {
-    java.nio.file.Path r = realRoot;
+  private Path realRoot() {
+    Path r = realRoot;
     if (r == null) {
       try {
         r = root.toRealPath();
@@ -125,8 +133,7 @@ final class SymlinkGuard {
   }
 
   /** Where a path that does not (fully) exist would land, following links along the way. */
-  private java.nio.file.Path resolveMissing(java.nio.file.Path path, Path dtapPath)
-      throws IOException {
+  private Path resolveMissing(Path path, org.apache.hadoop.fs.Path dtapPath) throws IOException {
     try {
       return resolveThroughLinks(path, dtapPath);
     } catch (AccessControlException e) {
@@ -134,28 +141,32 @@ final class SymlinkGuard {
     } catch (IOException e) {
       // never show the local path behind the tap
       throw new AccessControlException(
-          "Cannot check " + dtapPath + " for symbolic links on tap '" + tap + "': "
+          "Cannot check "
+              + dtapPath
+              + " for symbolic links on tap '"
+              + tap
+              + "': "
               + e.getClass().getSimpleName());
     }
   }
 
-  private java.nio.file.Path resolveThroughLinks(java.nio.file.Path path, Path dtapPath)
+  private Path resolveThroughLinks(Path path, org.apache.hadoop.fs.Path dtapPath)
       throws IOException {
-    java.nio.file.Path p = path.normalize();
+    Path p = path.normalize();
     for (int hops = 0; hops <= MAX_LINKS; hops++) {
-      java.nio.file.Path existing = p;
+      Path existing = p;
       while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
         existing = existing.getParent();
       }
       if (existing == null) {
         return p;
       }
-      java.nio.file.Path rest = existing.relativize(p);
+      Path rest = existing.relativize(p);
       if (Files.isSymbolicLink(existing) && !Files.exists(existing)) {
         // a dangling link: the part below it would be created where it points
-        java.nio.file.Path target = Files.readSymbolicLink(existing);
-        java.nio.file.Path parent = existing.getParent();
-        java.nio.file.Path base = parent == null ? target : parent.resolve(target);
+        Path target = Files.readSymbolicLink(existing);
+        Path parent = existing.getParent();
+        Path base = parent == null ? target : parent.resolve(target);
         p = base.resolve(rest).normalize();
         continue;
       }

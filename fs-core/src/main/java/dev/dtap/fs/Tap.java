@@ -228,7 +228,9 @@ final class Tap implements TapContext, Closeable {
     return mapper;
   }
 
-  /** @return the tap's byte and failure counters */
+  /**
+   * @return the tap's byte and failure counters
+   */
   TapTraffic traffic() {
     return traffic;
   }

@@ -10,30 +10,16 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.BlockStoragePolicySpi;
-import org.apache.hadoop.fs.ContentSummary;
-import org.apache.hadoop.fs.CreateFlag;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileChecksum;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.FsStatus;
-import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.MultipartUploaderBuilder;
-import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.PathFilter;
 import org.apache.hadoop.fs.QuotaUsage;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.XAttrSetFlag;
-import org.apache.hadoop.fs.impl.OpenFileParameters;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsAction;
@@ -44,12 +30,11 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.apache.hadoop.util.Progressable;
 
 /**
  * The lifecycle and metadata half of {@link DataTapFileSystem}: binding to a tap, paths and the
- * working directory, capabilities, attributes, tokens, statistics and close. Split off only to
- * keep each class readable; {@link DataTapFileSystem} is the public type.
+ * working directory, capabilities, attributes, tokens, statistics and close. Split off only to keep
+ * each class readable; {@link DataTapFileSystem} is the public type.
  */
 abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSource {
   private final DataTapStatistics iostats = new DataTapStatistics();
@@ -168,7 +153,9 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
     return makeQualified(new Path("/user/" + user));
   }
 
-  /** @return the tap this filesystem serves, for tests in this package */
+  /**
+   * @return the tap this filesystem serves, for tests in this package
+   */
   Tap tap() {
     return tap;
   }
@@ -448,7 +435,9 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
   @Override
   public String toString() {
     return "DataTapFileSystem{tap="
-        + (tap == null ? "<uninitialised>" : tap.name() + ", backend=" + tap.config().root().getScheme())
+        + (tap == null
+            ? "<uninitialised>"
+            : tap.name() + ", backend=" + tap.config().root().getScheme())
         + "}";
   }
 }

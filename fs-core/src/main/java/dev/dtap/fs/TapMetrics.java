@@ -51,7 +51,9 @@ final class TapMetrics implements MetricsSource {
    * @return the registration; {@link #unregister()} it when the filesystem closes
    */
   static TapMetrics register(String tap, IOStatistics statistics) {
-    TapMetrics m = new TapMetrics(tap, statistics, RECORD.name() + "-" + tap + "-" + SEQUENCE.incrementAndGet());
+    TapMetrics m =
+        new TapMetrics(
+            tap, statistics, RECORD.name() + "-" + tap + "-" + SEQUENCE.incrementAndGet());
     synchronized (LOCK) {
       if (system == null) {
         MetricsSystemImpl s = new MetricsSystemImpl();
@@ -63,7 +65,9 @@ final class TapMetrics implements MetricsSource {
     return m;
   }
 
-  /** @return the source's name, the {@code name} of its JMX object */
+  /**
+   * @return the source's name, the {@code name} of its JMX object
+   */
   String name() {
     return name;
   }

@@ -23,7 +23,9 @@ final class TapTraffic implements IOStatisticsSource {
   private final LongAdder written = new LongAdder();
   private final LongAdder errors = new LongAdder();
   private final IOStatisticsStore view =
-      IOStatisticsBinding.iostatisticsStore().withCounters(BYTES_READ, BYTES_WRITTEN, ERRORS).build();
+      IOStatisticsBinding.iostatisticsStore()
+          .withCounters(BYTES_READ, BYTES_WRITTEN, ERRORS)
+          .build();
 
   void read(long bytes) {
     read.add(bytes);

@@ -54,8 +54,8 @@ final class WriteOperations {
     return ctx.wrapOut(ctx.call(() -> creator.create(ctx.backend(), b)), p);
   }
 
-  FSDataOutputStream append(
-      Path f, int bufferSize, Progressable progress, Boolean appendToNewBlock) throws IOException {
+  FSDataOutputStream append(Path f, int bufferSize, Progressable progress, Boolean appendToNewBlock)
+      throws IOException {
     Path p = ctx.writable(f, "append", Op.APPEND);
     Path b = ctx.toBackend(p);
     FSDataOutputStream out =

@@ -29,9 +29,9 @@ import org.apache.hadoop.security.AccessControlException;
 /**
  * Generated bad input against local taps: path spellings built from escape fragments ({@code ..},
  * encoded dots and slashes, backslashes, look-alike Unicode dots, NULs, over-long names) never
- * read, list, create, delete or rename anything outside the tap's root, and a read-only tap over the
- * same root refuses every mutating call with {@link AccessControlException}; any tap name either
- * names a configured tap or fails with an IOException. Nothing but IOExceptions (and the
+ * read, list, create, delete or rename anything outside the tap's root, and a read-only tap over
+ * the same root refuses every mutating call with {@link AccessControlException}; any tap name
+ * either names a configured tap or fails with an IOException. Nothing but IOExceptions (and the
  * IllegalArgumentException Hadoop's own {@link Path} throws for what it cannot parse) comes out,
  * and no message shows the backend directory.
  */
@@ -71,9 +71,35 @@ class TestBadPathProperties {
     Arbitrary<String> fragment =
         Arbitraries.oneOf(
             Arbitraries.of(
-                "..", ".", "", "...", "%2e%2e", "%2E%2E", ".%2e", "%2f", "%5c", "..%2f", "..\\", "\\..",
-                "\u2024\u2024", "\uff0e\uff0e", "..;", "~", "secret", "root", "inside", "file", "a b",
-                "\u0000", "%00", "#x", "?q=1", ":", "c:", "//", "\u00e9\u0301"),
+                "..",
+                ".",
+                "",
+                "...",
+                "%2e%2e",
+                "%2E%2E",
+                ".%2e",
+                "%2f",
+                "%5c",
+                "..%2f",
+                "..\\",
+                "\\..",
+                "\u2024\u2024",
+                "\uff0e\uff0e",
+                "..;",
+                "~",
+                "secret",
+                "root",
+                "inside",
+                "file",
+                "a b",
+                "\u0000",
+                "%00",
+                "#x",
+                "?q=1",
+                ":",
+                "c:",
+                "//",
+                "\u00e9\u0301"),
             Arbitraries.strings().withCharRange('!', '~').ofMinLength(1).ofMaxLength(12),
             Arbitraries.strings().withChars('a').ofLength(300));
     return fragment.list().ofMinSize(1).ofMaxSize(8).map(l -> String.join("/", l));
@@ -93,27 +119,33 @@ class TestBadPathProperties {
     if (p == null) {
       return;
     }
-    attempt(() -> {
-      try (InputStream in = rw.open(p)) {
-        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).as(spelling).isNotEqualTo(SECRET);
-      }
-    });
-    attempt(() -> {
-      for (FileStatus s : rw.listStatus(p)) {
-        assertThat(s.getPath().toString()).as(spelling).startsWith("dtap://rw/");
-      }
-    });
-    attempt(() -> {
-      try (FSDataOutputStream out = rw.create(p, false)) {
-        out.write(1);
-      }
-    });
+    attempt(
+        () -> {
+          try (InputStream in = rw.open(p)) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                .as(spelling)
+                .isNotEqualTo(SECRET);
+          }
+        });
+    attempt(
+        () -> {
+          for (FileStatus s : rw.listStatus(p)) {
+            assertThat(s.getPath().toString()).as(spelling).startsWith("dtap://rw/");
+          }
+        });
+    attempt(
+        () -> {
+          try (FSDataOutputStream out = rw.create(p, false)) {
+            out.write(1);
+          }
+        });
     attempt(() -> rw.mkdirs(p));
-    attempt(() -> {
-      Path src = new Path("dtap://rw/scratch");
-      rw.create(src, true).close();
-      rw.rename(src, p);
-    });
+    attempt(
+        () -> {
+          Path src = new Path("dtap://rw/scratch");
+          rw.create(src, true).close();
+          rw.rename(src, p);
+        });
     attempt(() -> rw.delete(p, false));
     assertOutsideUntouched(spelling);
   }
@@ -138,7 +170,8 @@ class TestBadPathProperties {
     refused(() -> ro.delete(p, true));
     refused(() -> ro.rename(new Path("dtap://ro/inside/file"), p));
     refused(() -> ro.rename(p, new Path("dtap://ro/inside/moved")));
-    refused(() -> ro.setPermission(p, new org.apache.hadoop.fs.permission.FsPermission((short) 0777)));
+    refused(
+        () -> ro.setPermission(p, new org.apache.hadoop.fs.permission.FsPermission((short) 0777)));
     refused(() -> ro.setTimes(p, 1, 1));
     refused(() -> ro.append(p).close());
     assertThat(new File(root, "inside/file")).hasContent("inside");
@@ -164,7 +197,20 @@ class TestBadPathProperties {
   @Provide
   Arbitrary<String> tapNames() {
     return Arbitraries.oneOf(
-        Arbitraries.of("", "rw", "ro", "RW", "rw ", "-rw", "r_w", "rw.x", "a".repeat(64), "a".repeat(63), "..", "user@rw", "rw:80"),
+        Arbitraries.of(
+            "",
+            "rw",
+            "ro",
+            "RW",
+            "rw ",
+            "-rw",
+            "r_w",
+            "rw.x",
+            "a".repeat(64),
+            "a".repeat(63),
+            "..",
+            "user@rw",
+            "rw:80"),
         Arbitraries.strings().ofMinLength(0).ofMaxLength(80));
   }
 
@@ -189,7 +235,9 @@ class TestBadPathProperties {
     } catch (AccessControlException expected) {
       return;
     } catch (IOException e) {
-      throw new AssertionError("a read-only tap answered a mutation with " + e + " instead of AccessControlException", e);
+      throw new AssertionError(
+          "a read-only tap answered a mutation with " + e + " instead of AccessControlException",
+          e);
     }
     throw new AssertionError("a read-only tap let a mutation through");
   }
@@ -200,7 +248,9 @@ class TestBadPathProperties {
    * its own behaviour, the same through file://, and nothing is created.
    */
   private static void assertHadoopRefusedTheName(IllegalArgumentException e) {
-    assertThat(e.getStackTrace()[0].getClassName()).as("thrown by Hadoop's Path: " + e).isEqualTo(Path.class.getName());
+    assertThat(e.getStackTrace()[0].getClassName())
+        .as("thrown by Hadoop's Path: " + e)
+        .isEqualTo(Path.class.getName());
     assertThat(String.valueOf(e.getMessage())).doesNotContain(outer.getAbsolutePath());
   }
 
@@ -209,7 +259,11 @@ class TestBadPathProperties {
   }
 
   private static void assertOutsideUntouched(String spelling) throws IOException {
-    assertThat(new String(Files.readAllBytes(secret.toPath()), StandardCharsets.UTF_8)).as(spelling).isEqualTo(SECRET);
-    assertThat(new TreeSet<>(Arrays.asList(outer.list()))).as("beside the root after " + spelling).containsExactly("root", "secret");
+    assertThat(new String(Files.readAllBytes(secret.toPath()), StandardCharsets.UTF_8))
+        .as(spelling)
+        .isEqualTo(SECRET);
+    assertThat(new TreeSet<>(Arrays.asList(outer.list())))
+        .as("beside the root after " + spelling)
+        .containsExactly("root", "secret");
   }
 }

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -91,7 +90,8 @@ class TestDataTapFileSystem {
     }
     assertThat(listed).containsExactly(p);
     assertThat(read(fs, p)).isEqualTo("hello");
-    assertThat(fs.globStatus(LocalTaps.path("a", "/d*/*.txt"))).extracting(FileStatus::getPath)
+    assertThat(fs.globStatus(LocalTaps.path("a", "/d*/*.txt")))
+        .extracting(FileStatus::getPath)
         .containsExactly(p);
     assertThat(fs.getContentSummary(LocalTaps.path("a", "/")).getLength()).isEqualTo(5);
   }
@@ -181,10 +181,11 @@ class TestDataTapFileSystem {
   void openFileHandsTheBackendItsOwnStatusAndOptions() throws Exception {
     AtomicReference<FileSystem> backend = new AtomicReference<>();
     DataTapFileSystem spied =
-        new DataTapFileSystem((u, c) -> {
-          backend.set(Mockito.spy(FileSystem.newInstance(u, c)));
-          return backend.get();
-        });
+        new DataTapFileSystem(
+            (u, c) -> {
+              backend.set(Mockito.spy(FileSystem.newInstance(u, c)));
+              return backend.get();
+            });
     spied.initialize(URI.create("dtap://a/"), conf);
     try {
       Path p = LocalTaps.path("a", "/data.bin");
@@ -338,6 +339,9 @@ class TestDataTapFileSystem {
 
   @Test
   void toStringNamesTheTapButNotTheBackendLocation() {
-    assertThat(fs.toString()).contains("tap=a").contains("backend=file").doesNotContain(rootA.getPath());
+    assertThat(fs.toString())
+        .contains("tap=a")
+        .contains("backend=file")
+        .doesNotContain(rootA.getPath());
   }
 }

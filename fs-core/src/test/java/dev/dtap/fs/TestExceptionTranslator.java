@@ -29,7 +29,9 @@ class TestExceptionTranslator {
         .isEqualTo("getFileStatus on dtap://lake/t/part-0: not found");
     assertThat(hdfs.translate("File does not exist: /data/logs/a.log"))
         .isEqualTo("File does not exist: dtap://hist/logs/a.log");
-    assertThat(hdfs.translate("rename hdfs://nn.example.com:8020/data/a to hdfs://nn.example.com:8020/data/b"))
+    assertThat(
+            hdfs.translate(
+                "rename hdfs://nn.example.com:8020/data/a to hdfs://nn.example.com:8020/data/b"))
         .isEqualTo("rename dtap://hist/a to dtap://hist/b");
     assertThat(local.translate("File file:/mnt/nfs/x/y does not exist"))
         .isEqualTo("File dtap://loc/y does not exist");
@@ -103,7 +105,8 @@ class TestExceptionTranslator {
 
     IOException remote =
         hdfs.translate(
-            new RemoteException("org.apache.hadoop.hdfs.protocol.QuotaExceededException", "/data/q"));
+            new RemoteException(
+                "org.apache.hadoop.hdfs.protocol.QuotaExceededException", "/data/q"));
     assertThat(remote).isInstanceOf(RemoteException.class);
     assertThat(((RemoteException) remote).getClassName()).endsWith("QuotaExceededException");
     assertThat(remote.getMessage()).isEqualTo("dtap://hist/q");
@@ -117,7 +120,10 @@ class TestExceptionTranslator {
     assertThat(((PathIOException) t).getPath().toString()).isEqualTo("dtap://lake/p");
     PathIOException custom = new PathIOException("s3a://bucket/warehouse/q", "throttled");
     IOException c = s3.translate(custom);
-    assertThat(c.getMessage()).contains("dtap://lake/q").contains("throttled").doesNotContain("s3a:");
+    assertThat(c.getMessage())
+        .contains("dtap://lake/q")
+        .contains("throttled")
+        .doesNotContain("s3a:");
   }
 
   @Test
@@ -130,8 +136,10 @@ class TestExceptionTranslator {
 
   @Test
   void causeChainsCarryNoBackendLocation() {
-    IOException inner = new IOException("read s3a://bucket/warehouse/k at 10",
-        new IllegalStateException("endpoint said s3a://bucket/warehouse/k"));
+    IOException inner =
+        new IOException(
+            "read s3a://bucket/warehouse/k at 10",
+            new IllegalStateException("endpoint said s3a://bucket/warehouse/k"));
     IOException outer = new IOException("open failed", inner);
     IOException t = s3.translate(outer);
     StringWriter sw = new StringWriter();

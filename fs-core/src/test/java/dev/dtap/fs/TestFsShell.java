@@ -30,7 +30,8 @@ class TestFsShell {
   void setUp() throws Exception {
     root = LocalTaps.newDir("shell");
     local = LocalTaps.newDir("shell-local");
-    Files.write(new File(local, "hello.txt").toPath(), "hello dtap\n".getBytes(StandardCharsets.UTF_8));
+    Files.write(
+        new File(local, "hello.txt").toPath(), "hello dtap\n".getBytes(StandardCharsets.UTF_8));
     conf = LocalTaps.addTap(new Configuration(), "shell", root);
     savedOut = System.out;
     savedErr = System.err;

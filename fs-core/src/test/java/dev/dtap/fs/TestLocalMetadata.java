@@ -43,8 +43,18 @@ class TestLocalMetadata {
   public static final class OtherRawLocalFileSystem extends RawLocalFileSystem {}
 
   private static final String[] NAMES = {
-    "plain", "with space", "per%cent", "colon:name", "hash#name", "plus+name", "ünïcødé-文件",
-    ".hidden", ".part-0.crc", "part-0", "q?mark", "amp&and=eq"
+    "plain",
+    "with space",
+    "per%cent",
+    "colon:name",
+    "hash#name",
+    "plus+name",
+    "ünïcødé-文件",
+    ".hidden",
+    ".part-0.crc",
+    "part-0",
+    "q?mark",
+    "amp&and=eq"
   };
 
   private File root;
@@ -64,12 +74,13 @@ class TestLocalMetadata {
     Files.setPosixFilePermissions(secret.toPath(), PosixFilePermissions.fromString("rw-------"));
     File sticky = new File(root, "sticky");
     assertThat(sticky.mkdir()).isTrue();
-    assertThat(new ProcessBuilder("chmod", "1777", sticky.getPath()).start().waitFor())
-        .isZero();
+    assertThat(new ProcessBuilder("chmod", "1777", sticky.getPath()).start().waitFor()).isZero();
     assertThat(new File(root, "empty").mkdir()).isTrue();
-    Files.createSymbolicLink(new File(root, "link-to-file").toPath(), new File(root, "plain").toPath());
+    Files.createSymbolicLink(
+        new File(root, "link-to-file").toPath(), new File(root, "plain").toPath());
     Files.createSymbolicLink(new File(root, "link-to-dir").toPath(), dir.toPath());
-    Files.createSymbolicLink(new File(root, "dangling").toPath(), new File(root, "nowhere").toPath());
+    Files.createSymbolicLink(
+        new File(root, "dangling").toPath(), new File(root, "nowhere").toPath());
   }
 
   @AfterEach
@@ -121,8 +132,18 @@ class TestLocalMetadata {
   private void compareStatuses(Class<?> referenceImpl, Class<?> fastImpl) throws IOException {
     FileSystem fast = tap("fast", fastImpl);
     FileSystem reference = tap("reference", referenceImpl);
-    List<String> paths = new ArrayList<>(Arrays.asList("/", "/dir with files", "/dir with files/inner",
-        "/private", "/sticky", "/empty", "/link-to-file", "/link-to-dir", "/link-to-dir/inner"));
+    List<String> paths =
+        new ArrayList<>(
+            Arrays.asList(
+                "/",
+                "/dir with files",
+                "/dir with files/inner",
+                "/private",
+                "/sticky",
+                "/empty",
+                "/link-to-file",
+                "/link-to-dir",
+                "/link-to-dir/inner"));
     for (String name : NAMES) {
       paths.add("/" + name);
     }
@@ -133,7 +154,8 @@ class TestLocalMetadata {
       assertReadDirectly(referenceStatus, false, p);
       assertSame(fastStatus, referenceStatus, p);
     }
-    for (String dir : new String[] {"/", "/dir with files", "/empty", "/link-to-dir", "/plain", "/.part-0.crc"}) {
+    for (String dir :
+        new String[] {"/", "/dir with files", "/empty", "/link-to-dir", "/plain", "/.part-0.crc"}) {
       FileStatus[] a = sorted(fast.listStatus(new Path("dtap://fast" + dir)));
       FileStatus[] b = sorted(reference.listStatus(new Path("dtap://reference" + dir)));
       assertThat(a).as(dir).hasSameSizeAs(b);
@@ -162,13 +184,15 @@ class TestLocalMetadata {
     for (String p : new String[] {"/nowhere", "/plain/under-a-file", "/dangling", "/empty/x/y"}) {
       assertThatThrownBy(() -> fast.getFileStatus(new Path("dtap://fast" + p)), p)
           .isInstanceOf(FileNotFoundException.class)
-          .hasMessage(message(() -> reference.getFileStatus(new Path("dtap://reference" + p)))
-              .replace("dtap://reference", "dtap://fast"))
+          .hasMessage(
+              message(() -> reference.getFileStatus(new Path("dtap://reference" + p)))
+                  .replace("dtap://reference", "dtap://fast"))
           .hasMessageNotContaining(root.getPath());
       assertThatThrownBy(() -> fast.listStatus(new Path("dtap://fast" + p)), p)
           .isInstanceOf(FileNotFoundException.class)
-          .hasMessage(message(() -> reference.listStatus(new Path("dtap://reference" + p)))
-              .replace("dtap://reference", "dtap://fast"))
+          .hasMessage(
+              message(() -> reference.listStatus(new Path("dtap://reference" + p)))
+                  .replace("dtap://reference", "dtap://fast"))
           .hasMessageNotContaining(root.getPath());
     }
   }
@@ -191,17 +215,21 @@ class TestLocalMetadata {
   void hadoopsStatCommandModeSendsEveryCallToTheBackend() throws Throwable {
     VarHandle useDefault =
         MethodHandles.privateLookupIn(RawLocalFileSystem.class, MethodHandles.lookup())
-            .findStaticVarHandle(RawLocalFileSystem.class, "useDeprecatedFileStatus", boolean.class);
+            .findStaticVarHandle(
+                RawLocalFileSystem.class, "useDeprecatedFileStatus", boolean.class);
     boolean before = (boolean) useDefault.get();
     FileSystem fast = tap("fast", null);
     try {
       RawLocalFileSystem.useStatIfAvailable();
       assertThat((boolean) useDefault.get()).as("this platform has Hadoop's stat mode").isFalse();
       FileStatus status = fast.getFileStatus(new Path("dtap://fast/plain"));
-      assertThat(((BackendStatusHolder) status).backendStatus()).isNotInstanceOf(LocalFileStatus.class);
+      assertThat(((BackendStatusHolder) status).backendStatus())
+          .isNotInstanceOf(LocalFileStatus.class);
       assertThat(fast.listStatus(new Path("dtap://fast/dir with files")))
-          .allSatisfy(s -> assertThat(((BackendStatusHolder) s).backendStatus())
-              .isNotInstanceOf(LocalFileStatus.class));
+          .allSatisfy(
+              s ->
+                  assertThat(((BackendStatusHolder) s).backendStatus())
+                      .isNotInstanceOf(LocalFileStatus.class));
     } finally {
       useDefault.set(before);
     }
@@ -261,7 +289,8 @@ class TestLocalMetadata {
   }
 
   private static void assertSame(FileStatus fast, FileStatus reference, String what) {
-    assertThat(fast.getPath().toString()).as(what + " path")
+    assertThat(fast.getPath().toString())
+        .as(what + " path")
         .isEqualTo(reference.getPath().toString().replace("dtap://reference", "dtap://fast"));
     for (Map.Entry<String, Function<FileStatus, Object>> field : FIELDS.entrySet()) {
       assertThat(field.getValue().apply(fast))

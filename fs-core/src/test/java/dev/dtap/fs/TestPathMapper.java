@@ -59,7 +59,8 @@ class TestPathMapper {
         assertThatThrownBy(() -> mapper.toBackend(dtap), "case %d: %s", i, dtap)
             .isInstanceOf(AccessControlException.class)
             .hasMessageContaining("tap 'tap'")
-            .hasMessageNotContaining(root.getAuthority() == null ? "/mnt/nfs" : root.getAuthority());
+            .hasMessageNotContaining(
+                root.getAuthority() == null ? "/mnt/nfs" : root.getAuthority());
         continue;
       }
       contained++;

@@ -42,9 +42,9 @@ import org.mockito.Mockito;
 
 /**
  * Every mutating method of Hadoop's {@link FileSystem}, found by reflection, fails on a read-only
- * tap with an {@link AccessControlException} naming the tap, and the backend sees no call at all.
- * A FileSystem method this test has not classified fails the test, so a method added by a new
- * Hadoop release cannot slip through unguarded.
+ * tap with an {@link AccessControlException} naming the tap, and the backend sees no call at all. A
+ * FileSystem method this test has not classified fails the test, so a method added by a new Hadoop
+ * release cannot slip through unguarded.
  */
 class TestReadOnlyTap {
   /** Methods that change the store (or, for copy/move to local, delete from it). */
@@ -186,8 +186,7 @@ class TestReadOnlyTap {
     Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "ro", root);
     conf.set("fs.dtap.tap.ro.readonly", "true");
     fs =
-        new DataTapFileSystem(
-            (uri, c) -> backendSpy = Mockito.spy(FileSystem.newInstance(uri, c)));
+        new DataTapFileSystem((uri, c) -> backendSpy = Mockito.spy(FileSystem.newInstance(uri, c)));
     fs.initialize(URI.create("dtap://ro/"), conf);
     Mockito.clearInvocations(backendSpy);
   }
@@ -223,9 +222,7 @@ class TestReadOnlyTap {
       String what = m.getName() + Arrays.toString(m.getParameterTypes());
       assertThat(thrown).as(what + " must be refused").isInstanceOf(AccessControlException.class);
       assertThat(thrown.getMessage()).as(what).contains("tap 'ro' is read-only");
-      assertThat(storeCalls())
-          .as(what + " must not reach the backend")
-          .isEmpty();
+      assertThat(storeCalls()).as(what + " must not reach the backend").isEmpty();
       checked.add(what);
     }
     assertThat(checked).hasSizeGreaterThan(50);
@@ -273,9 +270,11 @@ class TestReadOnlyTap {
    */
   private List<String> storeCalls() {
     Set<String> configQueries =
-        new HashSet<>(Arrays.asList("getDefaultReplication", "getDefaultBlockSize", "getUri", "getConf"));
+        new HashSet<>(
+            Arrays.asList("getDefaultReplication", "getDefaultBlockSize", "getUri", "getConf"));
     List<String> calls = new ArrayList<>();
-    for (org.mockito.invocation.Invocation i : Mockito.mockingDetails(backendSpy).getInvocations()) {
+    for (org.mockito.invocation.Invocation i :
+        Mockito.mockingDetails(backendSpy).getInvocations()) {
       if (!configQueries.contains(i.getMethod().getName())) {
         calls.add(i.toString());
       }
@@ -309,7 +308,9 @@ class TestReadOnlyTap {
         }
       }
     }
-    out.sort((a, b) -> (a.getName() + a.getParameterCount()).compareTo(b.getName() + b.getParameterCount()));
+    out.sort(
+        (a, b) ->
+            (a.getName() + a.getParameterCount()).compareTo(b.getName() + b.getParameterCount()));
     return out;
   }
 

@@ -41,8 +41,7 @@ class TestSecretRedaction {
     conf.set("fs.dtap.tap.sec.conf.fs.s3a.access.key", Canary.secret("access"));
     conf.set("fs.dtap.tap.sec.conf.fs.s3a.session.token", direct);
     conf.set(
-        "fs.dtap.tap.sec.conf." + CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH,
-        providerPath);
+        "fs.dtap.tap.sec.conf." + CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH, providerPath);
     conf.set("fs.dtap.tap.ro.uri", root.toURI().toString());
     conf.set("fs.dtap.tap.ro.readonly", "true");
     conf.set("fs.dtap.tap.ro.conf.fs.s3a.secret.key", direct);

@@ -41,12 +41,15 @@ class TestStreamCapabilities {
         break;
       case "raw":
         uri = root.toURI().toString();
-        conf.set("fs.dtap.tap.t.conf.fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
+        conf.set(
+            "fs.dtap.tap.t.conf.fs.file.impl",
+            org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
         conf.set("fs.dtap.tap.t.conf.fs.file.impl.disable.cache", "true");
         break;
       default:
         uri = backend + "://" + root.getAbsolutePath();
-        conf.set("fs.dtap.tap.t.conf.fs." + backend + ".impl", CapabilityFileSystem.class.getName());
+        conf.set(
+            "fs.dtap.tap.t.conf.fs." + backend + ".impl", CapabilityFileSystem.class.getName());
         conf.set("fs.dtap.tap.t.conf.fs." + backend + ".impl.disable.cache", "true");
     }
     conf.set("fs.dtap.tap.t.uri", uri);
@@ -60,10 +63,14 @@ class TestStreamCapabilities {
     try (FSDataInputStream in = open(backend)) {
       Map<String, Boolean> served = CapabilityWalk.walk(backend, in);
       if (backend.equals("capfull")) {
-        assertThat(served).as("a stream with every interface serves all").doesNotContainValue(false);
+        assertThat(served)
+            .as("a stream with every interface serves all")
+            .doesNotContainValue(false);
       }
       if (backend.equals("capnone") || backend.equals("local")) {
-        assertThat(served.get(StreamCapabilities.READBYTEBUFFER)).as(backend + " has no byte-buffer reads").isFalse();
+        assertThat(served.get(StreamCapabilities.READBYTEBUFFER))
+            .as(backend + " has no byte-buffer reads")
+            .isFalse();
       }
     }
   }

@@ -28,9 +28,11 @@ class TestSymlinkContainment {
   void setUp() throws IOException {
     root = LocalTaps.newDir("linkroot");
     outside = LocalTaps.newDir("outside");
-    Files.write(new File(outside, "secret.txt").toPath(), "outside".getBytes(StandardCharsets.UTF_8));
+    Files.write(
+        new File(outside, "secret.txt").toPath(), "outside".getBytes(StandardCharsets.UTF_8));
     new File(root, "inside").mkdirs();
-    Files.write(new File(root, "inside/ok.txt").toPath(), "inside".getBytes(StandardCharsets.UTF_8));
+    Files.write(
+        new File(root, "inside/ok.txt").toPath(), "inside".getBytes(StandardCharsets.UTF_8));
     Files.createSymbolicLink(new File(root, "out-dir").toPath(), outside.toPath());
     Files.createSymbolicLink(
         new File(root, "out-file").toPath(), new File(outside, "secret.txt").toPath());

@@ -36,17 +36,22 @@ class TestTapMetrics {
         out.write(new byte[300]);
       }
       assertThat(fs.exists(new Path("dtap://metered/missing"))).isFalse();
-      Set<ObjectName> names = JMX.queryNames(new ObjectName("Hadoop:service=dtap,name=DtapFileSystem-metered-*"), null);
+      Set<ObjectName> names =
+          JMX.queryNames(new ObjectName("Hadoop:service=dtap,name=DtapFileSystem-metered-*"), null);
       assertThat(names).hasSize(1);
       bean = names.iterator().next();
       // JMX serves a snapshot that Hadoop refreshes once per metrics period: poll for the values
       Await.until(
           "the tap's counters in JMX",
           Duration.ofSeconds(60),
-          () -> attribute(bean, "dtap_bytes_read") == 1000 && attribute(bean, "dtap_bytes_written") == 300);
+          () ->
+              attribute(bean, "dtap_bytes_read") == 1000
+                  && attribute(bean, "dtap_bytes_written") == 300);
       assertThat(attribute(bean, "dtap_op_open")).isEqualTo(1);
       assertThat(attribute(bean, "dtap_op_create")).isEqualTo(1);
-      assertThat(attribute(bean, "dtap_errors")).as("a missing path is an answer, not an error").isZero();
+      assertThat(attribute(bean, "dtap_errors"))
+          .as("a missing path is an answer, not an error")
+          .isZero();
       assertThat(JMX.getAttribute(bean, "tag.tap")).isEqualTo("metered");
     }
     assertThat(JMX.isRegistered(bean)).as("closed: unregistered").isFalse();
@@ -54,11 +59,15 @@ class TestTapMetrics {
 
   @Test
   void metricsCanBeTurnedOff() throws Exception {
-    Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "unmetered", LocalTaps.newDir("metrics"));
+    Configuration conf =
+        LocalTaps.addTap(LocalTaps.newConf(), "unmetered", LocalTaps.newDir("metrics"));
     conf.set("fs.dtap.metrics.enabled", "false");
     try (FileSystem fs = FileSystem.newInstance(new Path("dtap://unmetered/").toUri(), conf)) {
       fs.getFileStatus(new Path("dtap://unmetered/"));
-      assertThat(JMX.queryNames(new ObjectName("Hadoop:service=dtap,name=DtapFileSystem-unmetered-*"), null)).isEmpty();
+      assertThat(
+              JMX.queryNames(
+                  new ObjectName("Hadoop:service=dtap,name=DtapFileSystem-unmetered-*"), null))
+          .isEmpty();
     }
   }
 

@@ -29,7 +29,9 @@ class TestTapRoots {
       try (FSDataOutputStream out = fs.create(file)) {
         out.write("hello".getBytes(StandardCharsets.UTF_8));
       }
-      assertThat(new File(root, "sub dir/ä.txt")).as("the file, under the tap's root on disk").isFile();
+      assertThat(new File(root, "sub dir/ä.txt"))
+          .as("the file, under the tap's root on disk")
+          .isFile();
       try (FSDataInputStream in = fs.open(file)) {
         assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("hello");
       }

@@ -64,7 +64,8 @@ final class BackendSource {
       in.readFully(position, buf, off, len);
     } catch (EOFException e) {
       EOFException eof =
-          new EOFException("Backend ended before " + (position + len) + " (read from " + position + ")");
+          new EOFException(
+              "Backend ended before " + (position + len) + " (read from " + position + ")");
       eof.initCause(e);
       throw eof;
     }

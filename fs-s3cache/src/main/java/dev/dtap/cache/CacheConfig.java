@@ -100,7 +100,9 @@ final class CacheConfig {
     long page = CacheKeys.PAGE_SIZE.get(conf);
     if (Long.bitCount(page) != 1) {
       throw ConfigReader.invalid(
-          CacheKeys.PAGE_SIZE.name(), r.get(CacheKeys.PAGE_SIZE.name()), "a power of two from 64k to 16m");
+          CacheKeys.PAGE_SIZE.name(),
+          r.get(CacheKeys.PAGE_SIZE.name()),
+          "a power of two from 64k to 16m");
     }
     long maxBytes = 0;
     int maxPercent = 0;
@@ -114,20 +116,25 @@ final class CacheConfig {
         maxPercent = -1;
       }
       if (maxPercent < 1 || maxPercent > 95) {
-        throw ConfigReader.invalid(CacheKeys.MAX_SIZE.name(), max, "a size such as 200g or a percentage from 1% to 95%");
+        throw ConfigReader.invalid(
+            CacheKeys.MAX_SIZE.name(), max, "a size such as 200g or a percentage from 1% to 95%");
       }
     } else {
       maxBytes = r.getBytes(CacheKeys.MAX_SIZE.name(), 0, page, Long.MAX_VALUE);
     }
     // unset: 256 MiB, but never more than an eighth of this JVM's heap (a 512 MiB task JVM
     // under 32 readers ran out of heap with a 256 MiB tier); a value set is honoured as it is
-    long memory = CacheKeys.MEMORY_SIZE.get(conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, Runtime.getRuntime().maxMemory() / 8));
+    long memory =
+        CacheKeys.MEMORY_SIZE.get(
+            conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, Runtime.getRuntime().maxMemory() / 8));
     int prefetchPages = CacheKeys.PREFETCH_PAGES.get(conf);
     int prefetchThreads = CacheKeys.PREFETCH_THREADS.get(conf);
     long prefetchMemory = CacheKeys.PREFETCH_MEMORY.get(conf);
     if (prefetchMemory < page) {
       throw ConfigReader.invalid(
-          CacheKeys.PREFETCH_MEMORY.name(), r.get(CacheKeys.PREFETCH_MEMORY.name()), "at least the page size, " + ConfigReader.formatBytes(page));
+          CacheKeys.PREFETCH_MEMORY.name(),
+          r.get(CacheKeys.PREFETCH_MEMORY.name()),
+          "at least the page size, " + ConfigReader.formatBytes(page));
     }
     Duration deadline = CacheKeys.DEADLINE.get(conf);
     Duration bypass = CacheKeys.BYPASS_TIME.get(conf);
@@ -156,12 +163,16 @@ final class CacheConfig {
     return pageSize;
   }
 
-  /** @return the disk quota in bytes over all directories, or 0 when given as a percentage */
+  /**
+   * @return the disk quota in bytes over all directories, or 0 when given as a percentage
+   */
   long maxBytes() {
     return maxBytes;
   }
 
-  /** @return the disk quota as a percentage of each directory's volume, or 0 */
+  /**
+   * @return the disk quota as a percentage of each directory's volume, or 0
+   */
   int maxPercent() {
     return maxPercent;
   }
@@ -200,6 +211,16 @@ final class CacheConfig {
 
   /** Identifies the page store these settings describe, so that taps and JVM users share one. */
   String storeKey() {
-    return dirs + "|" + pageSize + "|" + maxBytes + "|" + maxPercent + "|" + memoryBytes + "|" + scanAdmission;
+    return dirs
+        + "|"
+        + pageSize
+        + "|"
+        + maxBytes
+        + "|"
+        + maxPercent
+        + "|"
+        + memoryBytes
+        + "|"
+        + scanAdmission;
   }
 }

@@ -11,7 +11,8 @@ public final class CacheDirectory {
   private final long usableBytes;
   private final String problem;
 
-  CacheDirectory(Path path, long pages, long bytes, long quotaBytes, long usableBytes, String problem) {
+  CacheDirectory(
+      Path path, long pages, long bytes, long quotaBytes, long usableBytes, String problem) {
     this.path = path;
     this.pages = pages;
     this.bytes = bytes;
@@ -20,27 +21,37 @@ public final class CacheDirectory {
     this.problem = problem;
   }
 
-  /** @return the directory */
+  /**
+   * @return the directory
+   */
   public Path path() {
     return path;
   }
 
-  /** @return page files in it */
+  /**
+   * @return page files in it
+   */
   public long pages() {
     return pages;
   }
 
-  /** @return bytes of its page files */
+  /**
+   * @return bytes of its page files
+   */
   public long bytes() {
     return bytes;
   }
 
-  /** @return how many bytes of pages it may hold */
+  /**
+   * @return how many bytes of pages it may hold
+   */
   public long quotaBytes() {
     return quotaBytes;
   }
 
-  /** @return free bytes on its filesystem that this user may use */
+  /**
+   * @return free bytes on its filesystem that this user may use
+   */
   public long usableBytes() {
     return usableBytes;
   }

@@ -125,7 +125,9 @@ public final class CacheKeys {
 
   private CacheKeys() {}
 
-  /** @return every key, in documentation order */
+  /**
+   * @return every key, in documentation order
+   */
   public static List<ConfigKey<?>> all() {
     return ALL;
   }

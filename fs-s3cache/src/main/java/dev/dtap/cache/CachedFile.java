@@ -11,7 +11,8 @@ public final class CachedFile {
   private final long pagesInMemory;
   private final long bytesOnDisk;
 
-  CachedFile(Path path, long length, long pages, long pagesOnDisk, long pagesInMemory, long bytesOnDisk) {
+  CachedFile(
+      Path path, long length, long pages, long pagesOnDisk, long pagesInMemory, long bytesOnDisk) {
     this.path = path;
     this.length = length;
     this.pages = pages;
@@ -20,32 +21,44 @@ public final class CachedFile {
     this.bytesOnDisk = bytesOnDisk;
   }
 
-  /** @return the dtap path */
+  /**
+   * @return the dtap path
+   */
   public Path path() {
     return path;
   }
 
-  /** @return the file's length */
+  /**
+   * @return the file's length
+   */
   public long length() {
     return length;
   }
 
-  /** @return how many pages the file has */
+  /**
+   * @return how many pages the file has
+   */
   public long pages() {
     return pages;
   }
 
-  /** @return pages in the cache directories (written by any JVM) */
+  /**
+   * @return pages in the cache directories (written by any JVM)
+   */
   public long pagesOnDisk() {
     return pagesOnDisk;
   }
 
-  /** @return pages in this JVM's memory tier */
+  /**
+   * @return pages in this JVM's memory tier
+   */
   public long pagesInMemory() {
     return pagesInMemory;
   }
 
-  /** @return bytes the file's page files take on disk, headers included */
+  /**
+   * @return bytes the file's page files take on disk, headers included
+   */
   public long bytesOnDisk() {
     return bytesOnDisk;
   }

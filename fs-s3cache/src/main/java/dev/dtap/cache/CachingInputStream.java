@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
@@ -48,24 +50,31 @@ final class CachingInputStream extends FSInputStream
 
   /** Guards {@link #demand}: the reader and this stream's readahead task share it. */
   private final Object demandLock = new Object();
+
   private FSDataInputStream demand;
   private long pos;
   private byte[] current;
   private long currentIndex = -1;
+
   /** The page this stream is streaming through uncached (scan resistance), or -1. */
   private long passIndex = -1;
+
   private long nextExpected;
   private int sequentialRun;
+
   /** Pages read ahead on this stream's backend stream, by index; consumed or counted wasted. */
-  private final java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.CompletableFuture<byte[]>> readahead =
-      new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.concurrent.ConcurrentLinkedQueue<Long> readaheadQueue =
-      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.ConcurrentHashMap<
+          Long, java.util.concurrent.CompletableFuture<byte[]>>
+      readahead = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private final ConcurrentLinkedQueue<Long> readaheadQueue = new ConcurrentLinkedQueue<>();
+
   /** The futures of queued pages, kept here too: the reader may take one from the map early. */
-  private final java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.CompletableFuture<byte[]>> readaheadPending =
-      new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicBoolean readaheadRunning =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final java.util.concurrent.ConcurrentHashMap<
+          Long, java.util.concurrent.CompletableFuture<byte[]>>
+      readaheadPending = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private final AtomicBoolean readaheadRunning = new AtomicBoolean();
   private long prefetchedThrough = -1;
   private volatile boolean closed;
 
@@ -83,7 +92,8 @@ final class CachingInputStream extends FSInputStream
     this.pageSize = store.config().pageSize();
     this.length = id.length();
     String policy = readPolicy == null ? "" : readPolicy.toLowerCase(Locale.ROOT);
-    this.randomHint = policy.startsWith("random") || policy.startsWith("vector") || policy.startsWith("columnar");
+    this.randomHint =
+        policy.startsWith("random") || policy.startsWith("vector") || policy.startsWith("columnar");
     this.sequentialHint = policy.startsWith("sequential") || policy.startsWith("whole-file");
     this.prefetchPages = store.config().prefetchPages();
     this.description = description;
@@ -250,7 +260,8 @@ final class CachingInputStream extends FSInputStream
         counters.prefetchSkipped();
         break;
       }
-      java.util.concurrent.CompletableFuture<byte[]> f = new java.util.concurrent.CompletableFuture<>();
+      java.util.concurrent.CompletableFuture<byte[]> f =
+          new java.util.concurrent.CompletableFuture<>();
       readahead.put(i, f);
       readaheadPending.put(i, f);
       readaheadQueue.add(i);
@@ -466,7 +477,9 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
-  /** @return whether a page is cached or loading */
+  /**
+   * @return whether a page is cached or loading
+   */
   boolean pageAvailable(long index) {
     return store.isCachedOrLoading(id.page(index));
   }
@@ -478,7 +491,8 @@ final class CachingInputStream extends FSInputStream
       throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK + " " + target + ": " + description);
     }
     if (target > length) {
-      throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + target + ": " + description);
+      throw new EOFException(
+          FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + target + ": " + description);
     }
     pos = target;
   }

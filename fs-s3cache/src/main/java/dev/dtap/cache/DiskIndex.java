@@ -5,14 +5,15 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * What this JVM knows of the pages on disk: key, size, directory and last access, for quota
  * accounting and least-recently-used eviction. Compact by design: open addressing over parallel
- * primitive arrays, 25 bytes a slot, at most half the slots empty after growth, so under 60 bytes of
- * heap per page (a HashMap would spend over 100 on the entry objects alone).
+ * primitive arrays, 25 bytes a slot, at most half the slots empty after growth, so under 60 bytes
+ * of heap per page (a HashMap would spend over 100 on the entry objects alone).
  *
  * <p>Thread-safe: sixteen independently locked segments.
  */
 final class DiskIndex {
   private static final int SEGMENTS = 16;
   private final Segment[] segments = new Segment[SEGMENTS];
+
   /** One clock for every index of the JVM, so a rebuilt index can replace the live one. */
   private static final long EPOCH_SECONDS = System.currentTimeMillis() / 1000;
 
@@ -26,7 +27,9 @@ final class DiskIndex {
     return segments[(int) ((hi ^ lo) >>> 60) & (SEGMENTS - 1)];
   }
 
-  /** @return the current access clock, in seconds */
+  /**
+   * @return the current access clock, in seconds
+   */
   int now() {
     return (int) (System.currentTimeMillis() / 1000 - EPOCH_SECONDS);
   }
@@ -49,7 +52,9 @@ final class DiskIndex {
     return segment(key.hi(), key.lo()).touch(key.hi(), key.lo(), now());
   }
 
-  /** @return whether the page is known */
+  /**
+   * @return whether the page is known
+   */
   boolean contains(PageKey key) {
     return segment(key.hi(), key.lo()).find(key.hi(), key.lo()) >= 0;
   }
@@ -128,7 +133,9 @@ final class DiskIndex {
     }
   }
 
-  /** @return the number of pages known */
+  /**
+   * @return the number of pages known
+   */
   long size() {
     long n = 0;
     for (Segment s : segments) {
@@ -139,7 +146,9 @@ final class DiskIndex {
     return n;
   }
 
-  /** @return heap bytes held by the index's arrays */
+  /**
+   * @return heap bytes held by the index's arrays
+   */
   long memoryBytes() {
     long b = 0;
     for (Segment s : segments) {

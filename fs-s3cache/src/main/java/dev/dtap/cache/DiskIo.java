@@ -37,7 +37,8 @@ interface DiskIo {
   /** Creates a new temporary page file to write. */
   default FileChannel createForWrite(Path path, FileAttribute<Set<PosixFilePermission>> perms)
       throws IOException {
-    return FileChannel.open(path, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), perms);
+    return FileChannel.open(
+        path, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), perms);
   }
 
   /** Renames a written page into place, atomically. */

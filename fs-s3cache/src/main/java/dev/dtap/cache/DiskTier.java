@@ -35,12 +35,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Thread-safe.
  */
 final class DiskTier {
-  private static final Set<PosixFilePermission> DIR_PERMS = PosixFilePermissions.fromString("rwx------");
-  private static final Set<PosixFilePermission> FILE_PERMS = PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> DIR_PERMS =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> FILE_PERMS =
+      PosixFilePermissions.fromString("rw-------");
   private static final FileAttribute<Set<PosixFilePermission>> DIR_ATTR =
       PosixFilePermissions.asFileAttribute(DIR_PERMS);
   private static final FileAttribute<Set<PosixFilePermission>> FILE_ATTR =
       PosixFilePermissions.asFileAttribute(FILE_PERMS);
+
   /** Temporary files older than this are leftovers of a crashed writer. */
   private static final long STALE_TEMP_MS = 10 * 60_000L;
 
@@ -251,7 +254,13 @@ final class DiskTier {
         // another writer made it
       }
     }
-    Path tmp = parent.resolve("." + target.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+    Path tmp =
+        parent.resolve(
+            "."
+                + target.getFileName()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".tmp");
     ByteBuffer header = PageFile.header(key, data, length);
     try (FileChannel ch = io.createForWrite(tmp, FILE_ATTR)) {
       while (header.hasRemaining()) {
@@ -346,7 +355,8 @@ final class DiskTier {
                 continue;
               }
               if (name.startsWith(".")) {
-                if (name.endsWith(".tmp") && now - attrs.lastModifiedTime().toMillis() > STALE_TEMP_MS) {
+                if (name.endsWith(".tmp")
+                    && now - attrs.lastModifiedTime().toMillis() > STALE_TEMP_MS) {
                   Files.deleteIfExists(page);
                 }
                 continue;
@@ -356,7 +366,11 @@ final class DiskTier {
                 continue;
               }
               long age = (now - attrs.lastModifiedTime().toMillis()) / 1000;
-              fresh.put(key, (int) attrs.size(), d, (int) Math.max(Integer.MIN_VALUE + 1L, fresh.now() - age));
+              fresh.put(
+                  key,
+                  (int) attrs.size(),
+                  d,
+                  (int) Math.max(Integer.MIN_VALUE + 1L, fresh.now() - age));
               seen[d] += attrs.size();
             }
           }

@@ -49,7 +49,9 @@ final class DtapReadCache implements ReadCache, IOStatisticsSource, TapCacheAdmi
         new CachingInputStream(store, id, source, counters, policy, request.dtapPath().toString()));
   }
 
-  /** @return the JVM's page store, for tests and benchmarks in this package */
+  /**
+   * @return the JVM's page store, for tests and benchmarks in this package
+   */
   PageStore store() {
     return store;
   }

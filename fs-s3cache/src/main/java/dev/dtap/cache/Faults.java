@@ -48,7 +48,9 @@ final class Faults {
     this.bypassUntil = System.nanoTime();
   }
 
-  /** @return whether the disk tier may be used now */
+  /**
+   * @return whether the disk tier may be used now
+   */
   boolean diskUsable() {
     return System.nanoTime() - bypassUntil >= 0;
   }
@@ -69,7 +71,9 @@ final class Faults {
               + " kind are only counted ({})",
           cause.name().toLowerCase(Locale.ROOT).replace('_', ' '),
           what,
-          e == null ? "exceeded the deadline" : e.getClass().getSimpleName() + ": " + e.getMessage(),
+          e == null
+              ? "exceeded the deadline"
+              : e.getClass().getSimpleName() + ": " + e.getMessage(),
           bypassNanos / 1_000_000,
           cause.counter());
     }
@@ -84,7 +88,8 @@ final class Faults {
     if (m.contains("no space left") || m.contains("disk quota exceeded")) {
       return Cause.DISK_FULL;
     }
-    if (m.contains("permission denied") || m.contains("read-only file system")
+    if (m.contains("permission denied")
+        || m.contains("read-only file system")
         || (e instanceof FileSystemException && m.contains("operation not permitted"))) {
       return Cause.PERMISSION;
     }

@@ -8,9 +8,9 @@ import org.apache.hadoop.fs.FileStatus;
 
 /**
  * One version of one object: the tap, the backend path, and the object's identity, which is its
- * ETag when the backend has one (S3, ABFS, GCS) and otherwise its length and modification time (HDFS
- * and local files, which are not rewritten in place). Page keys derive from it with SHA-256, so
- * unrelated files never collide and a changed object gets new keys.
+ * ETag when the backend has one (S3, ABFS, GCS) and otherwise its length and modification time
+ * (HDFS and local files, which are not rewritten in place). Page keys derive from it with SHA-256,
+ * so unrelated files never collide and a changed object gets new keys.
  *
  * <p>Immutable and thread-safe.
  */
@@ -43,7 +43,14 @@ final class FileIdentity {
         etag != null && !etag.isEmpty()
             ? "etag:" + etag
             : "len:" + status.getLen() + ":mtime:" + status.getModificationTime();
-    String key = tap + '\u0000' + status.getPath().toUri().getPath() + '\u0000' + version + '\u0000' + pageSize;
+    String key =
+        tap
+            + '\u0000'
+            + status.getPath().toUri().getPath()
+            + '\u0000'
+            + version
+            + '\u0000'
+            + pageSize;
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
       long hi = 0;
@@ -70,7 +77,9 @@ final class FileIdentity {
     return new PageKey(hi ^ m, lo + page);
   }
 
-  /** @return a key naming the file version itself (not a page), for bookkeeping */
+  /**
+   * @return a key naming the file version itself (not a page), for bookkeeping
+   */
   PageKey fileKey() {
     return new PageKey(hi, lo);
   }
@@ -79,7 +88,9 @@ final class FileIdentity {
     return length;
   }
 
-  /** @return the ETag the reads are pinned to, or null */
+  /**
+   * @return the ETag the reads are pinned to, or null
+   */
   String etag() {
     return etag;
   }

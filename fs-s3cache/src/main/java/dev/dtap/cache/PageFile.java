@@ -10,7 +10,8 @@ import java.util.zip.CRC32C;
  * chunk of data, a CRC32C of the header itself, then the data.
  *
  * <pre>
- *   magic "DTP1" | version 1 | data length | chunk size | key hi | key lo | chunk CRCs... | header CRC
+ *   magic "DTP1" | version 1 | data length | chunk size | key hi | key lo |
+ *   chunk CRCs... | header CRC
  *   data
  * </pre>
  *
@@ -45,7 +46,12 @@ final class PageFile {
   static ByteBuffer header(PageKey key, byte[] data, int length) {
     int chunks = chunks(length);
     ByteBuffer h = ByteBuffer.allocate(headerSize(length));
-    h.putInt(MAGIC).putInt(VERSION).putInt(length).putInt(CHUNK).putLong(key.hi()).putLong(key.lo());
+    h.putInt(MAGIC)
+        .putInt(VERSION)
+        .putInt(length)
+        .putInt(CHUNK)
+        .putLong(key.hi())
+        .putLong(key.lo());
     CRC32C crc = new CRC32C();
     for (int c = 0; c < chunks; c++) {
       crc.reset();
@@ -139,7 +145,10 @@ final class PageFile {
     int last = (offset + len - 1) / CHUNK;
     int start = first * CHUNK;
     int end = Math.min(header.length, (last + 1) * CHUNK);
-    byte[] buf = start == offset && end == offset + len && dstOff == 0 && dst.length == len ? dst : new byte[end - start];
+    byte[] buf =
+        start == offset && end == offset + len && dstOff == 0 && dst.length == len
+            ? dst
+            : new byte[end - start];
     readFully(ch, ByteBuffer.wrap(buf, 0, end - start), header.size + (long) start);
     CRC32C crc = new CRC32C();
     for (int c = first; c <= last; c++) {

@@ -52,7 +52,8 @@ final class PageInspector implements TapCacheAdmin {
   public CachedFile evict(Path dtapPath) throws IOException {
     awaitWritesUninterruptibly();
     CachedFile before = inspect(dtapPath);
-    FileIdentity id = FileIdentity.of(tap.config().name(), fileStatus(dtapPath), store.config().pageSize());
+    FileIdentity id =
+        FileIdentity.of(tap.config().name(), fileStatus(dtapPath), store.config().pageSize());
     for (long i = 0; i < before.pages(); i++) {
       store.forget(id.page(i));
     }
@@ -86,7 +87,13 @@ final class PageInspector implements TapCacheAdmin {
         // as the store would on its first scan, which may not have run yet
         DiskTier.createPrivateDirectory(dir);
       } catch (IOException e) {
-        return new CacheDirectory(dir, 0, 0, 0, 0, "does not exist and cannot be made (" + e.getClass().getSimpleName() + ")");
+        return new CacheDirectory(
+            dir,
+            0,
+            0,
+            0,
+            0,
+            "does not exist and cannot be made (" + e.getClass().getSimpleName() + ")");
       }
     }
     long pages = 0;
@@ -110,7 +117,8 @@ final class PageInspector implements TapCacheAdmin {
       long usable = Files.getFileStore(dir).getUsableSpace();
       return new CacheDirectory(dir, pages, bytes, quota, usable, problem);
     } catch (IOException e) {
-      return new CacheDirectory(dir, pages, bytes, 0, 0, "cannot be read: " + e.getClass().getSimpleName());
+      return new CacheDirectory(
+          dir, pages, bytes, 0, 0, "cannot be read: " + e.getClass().getSimpleName());
     }
   }
 

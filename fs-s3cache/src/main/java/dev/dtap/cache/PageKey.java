@@ -43,7 +43,9 @@ final class PageKey {
       return null;
     }
     try {
-      return new PageKey(Long.parseUnsignedLong(name.substring(0, 16), 16), Long.parseUnsignedLong(name.substring(16), 16));
+      return new PageKey(
+          Long.parseUnsignedLong(name.substring(0, 16), 16),
+          Long.parseUnsignedLong(name.substring(16), 16));
     } catch (NumberFormatException e) {
       return null;
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,21 +44,29 @@ final class PageStore {
   private final CacheCounters counters;
   private final Cache<PageKey, byte[]> memory;
   private final DiskTier disk;
-  private final ConcurrentHashMap<PageKey, CompletableFuture<byte[]>> inflight = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PageKey, CompletableFuture<byte[]>> inflight =
+      new ConcurrentHashMap<>();
+
   /** Pages loaded but not yet on disk: readable while their write is queued. */
   private final ConcurrentHashMap<PageKey, byte[]> pendingWrites = new ConcurrentHashMap<>();
+
   private final ThreadPoolExecutor background;
   private final ThreadPoolExecutor writer;
   private final AtomicLong budgetUsed = new AtomicLong();
+
   /** Bytes of pages queued for the disk: their own budget, so a slow disk never stops prefetch. */
   private final AtomicLong writesQueued = new AtomicLong();
+
   private final ScanDoorkeeper doorkeeper = new ScanDoorkeeper();
+
   /** Open streams per file version, to tell a lone scan from readers sharing a file. */
-  private final ConcurrentHashMap<PageKey, java.util.concurrent.atomic.AtomicInteger> openStreams =
-      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PageKey, AtomicInteger> openStreams = new ConcurrentHashMap<>();
+
   private final long deadlineNanos;
+
   /** Times disk operations against the deadline. */
   private final DiskIo io;
+
   private final Thread rescanner;
   private volatile boolean prepared;
   private int references;
@@ -179,7 +188,9 @@ final class PageStore {
     return counters;
   }
 
-  /** @return the store-wide counters (evictions, corrupt pages, faults) as IOStatistics */
+  /**
+   * @return the store-wide counters (evictions, corrupt pages, faults) as IOStatistics
+   */
   org.apache.hadoop.fs.statistics.IOStatistics storeStatistics() {
     return counters;
   }
@@ -197,9 +208,16 @@ final class PageStore {
       }
       disk.scan();
     } catch (IOException | UncheckedIOException e) {
-      faults.fault(Faults.classify(e instanceof IOException ? (IOException) e : ((UncheckedIOException) e).getCause()), "scanning the cache directories", e);
+      faults.fault(
+          Faults.classify(
+              e instanceof IOException ? (IOException) e : ((UncheckedIOException) e).getCause()),
+          "scanning the cache directories",
+          e);
     }
-    LOG.debug("dtap cache: index rebuilt in {} ms, {} pages", (System.nanoTime() - start) / 1_000_000, disk.pages());
+    LOG.debug(
+        "dtap cache: index rebuilt in {} ms, {} pages",
+        (System.nanoTime() - start) / 1_000_000,
+        disk.pages());
   }
 
   /** A page from memory, the pending-write queue or disk; null on a miss. Never throws. */
@@ -285,12 +303,16 @@ final class PageStore {
     }
   }
 
-  /** @return whether this JVM holds a page in memory (or queued for the disk) */
+  /**
+   * @return whether this JVM holds a page in memory (or queued for the disk)
+   */
   boolean inMemory(PageKey key) {
     return memoryGet(key) != null;
   }
 
-  /** Drops a page from memory and disk; call {@link #flush()} first so no queued write re-adds it. */
+  /**
+   * Drops a page from memory and disk; call {@link #flush()} first so no queued write re-adds it.
+   */
   void forget(PageKey key) {
     if (memory != null) {
       memory.invalidate(key);
@@ -298,7 +320,9 @@ final class PageStore {
     disk.delete(key);
   }
 
-  /** @return whether a page is known to be available without a backend read */
+  /**
+   * @return whether a page is known to be available without a backend read
+   */
   boolean isCachedOrLoading(PageKey key) {
     return inflight.containsKey(key) || memoryGet(key) != null || disk.index().contains(key);
   }
@@ -370,7 +394,8 @@ final class PageStore {
       return;
     }
     long size = data.length;
-    if (writesQueued.addAndGet(size) > config.prefetchMemory() || pendingWrites.putIfAbsent(key, data) != null) {
+    if (writesQueued.addAndGet(size) > config.prefetchMemory()
+        || pendingWrites.putIfAbsent(key, data) != null) {
       writesQueued.addAndGet(-size);
       if (!pendingWrites.containsKey(key)) {
         counters.writeDropped();
@@ -395,8 +420,8 @@ final class PageStore {
   }
 
   /**
-   * Loads a page in the background (filling a page a random read took only part of), unless it
-   * is cached or loading already or the byte budget is spent.
+   * Loads a page in the background (filling a page a random read took only part of), unless it is
+   * cached or loading already or the byte budget is spent.
    *
    * @param key the page
    * @param loader reads it from the backend
@@ -430,7 +455,9 @@ final class PageStore {
     }
   }
 
-  /** @return the stores currently open in this JVM */
+  /**
+   * @return the stores currently open in this JVM
+   */
   static java.util.List<PageStore> openStores() {
     synchronized (SHARED) {
       return new java.util.ArrayList<>(SHARED.values());
@@ -438,20 +465,24 @@ final class PageStore {
   }
 
   void streamOpened(FileIdentity id) {
-    openStreams.computeIfAbsent(id.fileKey(), k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+    openStreams.computeIfAbsent(id.fileKey(), k -> new AtomicInteger()).incrementAndGet();
   }
 
   void streamClosed(FileIdentity id) {
     openStreams.computeIfPresent(id.fileKey(), (k, n) -> n.decrementAndGet() <= 0 ? null : n);
   }
 
-  /** @return whether only one stream of this JVM reads this file version now */
+  /**
+   * @return whether only one stream of this JVM reads this file version now
+   */
   boolean isLoneScan(FileIdentity id) {
-    java.util.concurrent.atomic.AtomicInteger n = openStreams.get(id.fileKey());
+    AtomicInteger n = openStreams.get(id.fileKey());
     return n == null || n.get() <= 1;
   }
 
-  /** @return whether some reader is loading this page now */
+  /**
+   * @return whether some reader is loading this page now
+   */
   boolean isLoading(PageKey key) {
     return inflight.containsKey(key);
   }
@@ -461,8 +492,8 @@ final class PageStore {
    * cached at once while the cache has room (or always with {@code first-read}): caching it evicts
    * nothing, and the job run again over the same input, in other JVMs, hits. Otherwise, and for a
    * random read (whose page would cost a whole-page fill for a part of it), only if it was met
-   * before; else it is remembered and streamed through, so a one-off scan does not push out what
-   * is read again.
+   * before; else it is remembered and streamed through, so a one-off scan does not push out what is
+   * read again.
    *
    * @param key the page
    * @param random whether the stream reads at random
@@ -471,7 +502,9 @@ final class PageStore {
     return firstReadAdmits(random) || doorkeeper.seenBefore(key);
   }
 
-  /** @return whether a lone sequential scan would cache this page (room, met before, cached) */
+  /**
+   * @return whether a lone sequential scan would cache this page (room, met before, cached)
+   */
   boolean scanWouldCache(PageKey key) {
     return firstReadAdmits(false) || doorkeeper.contains(key) || isCachedOrLoading(key);
   }
@@ -520,7 +553,9 @@ final class PageStore {
 
   /** Waits until queued disk writes are done (tests, benchmarks). */
   void flush() throws InterruptedException {
-    while (!pendingWrites.isEmpty() || writer.getActiveCount() > 0 || background.getActiveCount() > 0
+    while (!pendingWrites.isEmpty()
+        || writer.getActiveCount() > 0
+        || background.getActiveCount() > 0
         || !background.getQueue().isEmpty()) {
       Thread.sleep(5);
     }
@@ -536,8 +571,12 @@ final class PageStore {
     disk.clear();
   }
 
-  /** @return bytes held by the memory tier */
+  /**
+   * @return bytes held by the memory tier
+   */
   long memoryBytes() {
-    return memory == null ? 0 : memory.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    return memory == null
+        ? 0
+        : memory.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
   }
 }

@@ -5,10 +5,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Remembers which pages sequential scans have met, in a fixed 1 MiB bit set (8 million pages'
- * worth): a page met for the first time by a lone scan is streamed through uncached, and cached when
- * met again. One-off scans (an ETL pass over a table) so neither pay the cost of filling the cache
- * nor push out what is re-read. The set is cleared when half full, so old sightings age out. False
- * positives only admit a page early.
+ * worth): a page met for the first time by a lone scan is streamed through uncached, and cached
+ * when met again. One-off scans (an ETL pass over a table) so neither pay the cost of filling the
+ * cache nor push out what is re-read. The set is cleared when half full, so old sightings age out.
+ * False positives only admit a page early.
  *
  * <p>A second, 16 KiB level marks which words hold any bit, so that clearing touches only those:
  * clearing the whole megabyte would push everything else out of the processor's caches, and the
@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.LongAdder;
 final class ScanDoorkeeper {
   private static final int BITS = 1 << 23;
   private final AtomicLongArray words = new AtomicLongArray(BITS / 64);
+
   /** Bit i set when word i may be non-zero; never clear while word i is non-zero. */
   private final AtomicLongArray used = new AtomicLongArray(BITS / 64 / 64);
+
   private final LongAdder set = new LongAdder();
 
   /**
@@ -50,7 +52,9 @@ final class ScanDoorkeeper {
     }
   }
 
-  /** @return whether the page was seen, without recording it */
+  /**
+   * @return whether the page was seen, without recording it
+   */
   boolean contains(PageKey key) {
     long h = key.hi() * 0x9e3779b97f4a7c15L ^ key.lo();
     int bit = (int) ((h ^ (h >>> 31)) & (BITS - 1));

@@ -48,6 +48,8 @@ public interface TapCacheAdmin {
    */
   void awaitWrites() throws InterruptedException;
 
-  /** @return the page size in bytes */
+  /**
+   * @return the page size in bytes
+   */
   int pageSize();
 }

@@ -48,10 +48,12 @@ final class VectoredRead {
         throw new EOFException("Invalid range " + r + ": negative offset");
       }
       if (r.getOffset() + r.getLength() > length) {
-        throw new EOFException("Range " + r + " is beyond the end of the file (" + length + " bytes)");
+        throw new EOFException(
+            "Range " + r + " is beyond the end of the file (" + length + " bytes)");
       }
       if (r.getOffset() < previousEnd) {
-        throw new IllegalArgumentException("Overlapping ranges " + r + " and one ending at " + previousEnd);
+        throw new IllegalArgumentException(
+            "Overlapping ranges " + r + " and one ending at " + previousEnd);
       }
       previousEnd = r.getOffset() + r.getLength();
     }

@@ -33,10 +33,14 @@ public final class CacheReaderMain {
         hex.append(String.format("%02x", b));
       }
       System.out.println(
-          "sha256=" + hex
-              + " backend=" + CacheTestSupport.counter(fs, CacheCounters.BYTES_BACKEND)
-              + " disk=" + CacheTestSupport.counter(fs, CacheCounters.BYTES_DISK)
-              + " corrupt=" + CacheTestSupport.counter(fs, CacheCounters.CORRUPT));
+          "sha256="
+              + hex
+              + " backend="
+              + CacheTestSupport.counter(fs, CacheCounters.BYTES_BACKEND)
+              + " disk="
+              + CacheTestSupport.counter(fs, CacheCounters.BYTES_DISK)
+              + " corrupt="
+              + CacheTestSupport.counter(fs, CacheCounters.CORRUPT));
     }
   }
 }

@@ -17,8 +17,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cache keeps other tenants' bytes on a shared host: every directory and file it creates is
- * its owner's alone (rwx------ and rw-------), whatever the process umask.
+ * The cache keeps other tenants' bytes on a shared host: every directory and file it creates is its
+ * owner's alone (rwx------ and rw-------), whatever the process umask.
  */
 class TestCachePermissions {
   @Test
@@ -41,7 +41,9 @@ class TestCachePermissions {
     assertThat(created.stream().filter(Files::isRegularFile)).as("page files written").isNotEmpty();
     for (Path p : created) {
       String perms = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
-      assertThat(perms).as(p.toString()).isEqualTo(Files.isDirectory(p) ? "rwx------" : "rw-------");
+      assertThat(perms)
+          .as(p.toString())
+          .isEqualTo(Files.isDirectory(p) ? "rwx------" : "rw-------");
     }
   }
 }

@@ -29,6 +29,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.functional.FutureIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,7 +44,7 @@ class TestCachedReads {
   private Configuration conf;
   private FileSystem fs;
   private byte[] data;
-  private final org.apache.hadoop.fs.Path file = LocalTaps.path("c", "/data.bin");
+  private final Path file = LocalTaps.path("c", "/data.bin");
 
   @BeforeEach
   void setUp() throws Exception {
@@ -88,7 +89,9 @@ class TestCachedReads {
     try (FileSystem other = LocalTaps.open(bigger, "c")) {
       for (int pass = 0; pass < 2; pass++) {
         try (FSDataInputStream in = other.open(file)) {
-          assertThat(readAll(in, 8192)).as("pass %d with %d-byte pages", pass, 2 * PAGE).isEqualTo(data);
+          assertThat(readAll(in, 8192))
+              .as("pass %d with %d-byte pages", pass, 2 * PAGE)
+              .isEqualTo(data);
         }
       }
     }
@@ -120,8 +123,9 @@ class TestCachedReads {
       }
       assertThat(in.read(LENGTH, new byte[1], 0, 1)).isEqualTo(-1);
     }
-    try (FSDataInputStream in = FutureIO.awaitFuture(
-        fs.openFile(file).opt("fs.option.openfile.read.policy", "vector").build())) {
+    try (FSDataInputStream in =
+        FutureIO.awaitFuture(
+            fs.openFile(file).opt("fs.option.openfile.read.policy", "vector").build())) {
       List<FileRange> ranges = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         ranges.add(FileRange.createFileRange(i * (LENGTH / 20), 1000 + i));
@@ -190,7 +194,8 @@ class TestCachedReads {
     }
     flush();
     byte[] next = randomFile(new File(root, "data.bin"), LENGTH, 99); // same length, new bytes
-    assertThat(new File(root, "data.bin").setLastModified(System.currentTimeMillis() + 10_000)).isTrue();
+    assertThat(new File(root, "data.bin").setLastModified(System.currentTimeMillis() + 10_000))
+        .isTrue();
     try (FSDataInputStream in = fs.open(file)) {
       assertThat(readAll(in, 8192)).isEqualTo(next);
     }
@@ -234,12 +239,14 @@ class TestCachedReads {
     for (int t = 0; t < threads; t++) {
       int buffer = 4096 + t * 997;
       FSDataInputStream stream = streams.get(t);
-      results.add(pool.submit(() -> {
-        start.await();
-        try (FSDataInputStream in = stream) {
-          return readAll(in, buffer);
-        }
-      }));
+      results.add(
+          pool.submit(
+              () -> {
+                start.await();
+                try (FSDataInputStream in = stream) {
+                  return readAll(in, buffer);
+                }
+              }));
     }
     start.countDown();
     for (Future<byte[]> f : results) {
@@ -257,9 +264,12 @@ class TestCachedReads {
     small.set("fs.dtap.cache.max.size", String.valueOf(6 * (PAGE + 200)));
     try (FileSystem f = LocalTaps.open(small, "c")) {
       warm(f);
-      DiskTier disk = PageStore.openStores().stream()
-          .filter(s -> s.config().dirs().get(0).toString().contains("quota"))
-          .findFirst().get().disk();
+      DiskTier disk =
+          PageStore.openStores().stream()
+              .filter(s -> s.config().dirs().get(0).toString().contains("quota"))
+              .findFirst()
+              .get()
+              .disk();
       assertThat(disk.usedBytes()).isLessThanOrEqualTo(disk.quotaBytes());
       assertThat(counter(f, CacheCounters.EVICTIONS)).isGreaterThan(0);
       try (FSDataInputStream in = f.open(file)) {
@@ -298,24 +308,30 @@ class TestCachedReads {
 
     Files.write(new File(root, "random.bin").toPath(), Arrays.copyOf(data, LENGTH));
     try (FileSystem f = LocalTaps.open(conf, "c");
-        FSDataInputStream in = FutureIO.awaitFuture(
-            f.openFile(LocalTaps.path("c", "/random.bin"))
-                .opt("fs.option.openfile.read.policy", "random").build())) {
-      long before = counter(f, CacheCounters.PREFETCH_USED) + counter(f, CacheCounters.PREFETCH_SKIPPED);
+        FSDataInputStream in =
+            FutureIO.awaitFuture(
+                f.openFile(LocalTaps.path("c", "/random.bin"))
+                    .opt("fs.option.openfile.read.policy", "random")
+                    .build())) {
+      long before =
+          counter(f, CacheCounters.PREFETCH_USED) + counter(f, CacheCounters.PREFETCH_SKIPPED);
       byte[] buf = new byte[1000];
       in.readFully(5 * PAGE + 10, buf);
       in.readFully(1 * PAGE + 10, buf);
       in.readFully(9 * PAGE + 10, buf);
       assertThat(buf).isEqualTo(Arrays.copyOfRange(data, 9 * PAGE + 10, 9 * PAGE + 1010));
       flush();
-      assertThat(counter(f, CacheCounters.PREFETCH_USED) + counter(f, CacheCounters.PREFETCH_SKIPPED)).isEqualTo(before);
+      assertThat(
+              counter(f, CacheCounters.PREFETCH_USED) + counter(f, CacheCounters.PREFETCH_SKIPPED))
+          .isEqualTo(before);
     }
   }
 
   @Test
   void aColdRandomReadAcrossAPageBoundaryIsOneBackendRead() throws Exception {
-    try (FSDataInputStream in = FutureIO.awaitFuture(
-        fs.openFile(file).opt("fs.option.openfile.read.policy", "random").build())) {
+    try (FSDataInputStream in =
+        FutureIO.awaitFuture(
+            fs.openFile(file).opt("fs.option.openfile.read.policy", "random").build())) {
       byte[] buf = new byte[PAGE];
       long start = 3L * PAGE + PAGE / 2; // half of page 3, half of page 4
       in.readFully(start, buf);
@@ -337,10 +353,13 @@ class TestCachedReads {
   @Test
   void directoriesArePrivateAndPagesTooAndKeysAreDocumented() throws Exception {
     warm(fs);
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheDir.toPath()))).isEqualTo("rwx------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheDir.toPath())))
+        .isEqualTo("rwx------");
     java.nio.file.Path page = pageFiles().get(0);
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(page))).isEqualTo("rw-------");
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(page.getParent()))).isEqualTo("rwx------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(page)))
+        .isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(page.getParent())))
+        .isEqualTo("rwx------");
     ConfigDocs.assertDocumented(CacheKeys.all());
   }
 }

@@ -86,8 +86,8 @@ class TestFailOpen {
     DiskIo full =
         new DiskIo() {
           @Override
-          public FileChannel createForWrite(Path path, FileAttribute<Set<PosixFilePermission>> perms)
-              throws IOException {
+          public FileChannel createForWrite(
+              Path path, FileAttribute<Set<PosixFilePermission>> perms) throws IOException {
             throw new FileSystemException(path.toString(), null, "No space left on device");
           }
         };
@@ -145,7 +145,9 @@ class TestFailOpen {
 
           @Override
           public FileChannel openForRead(Path path) throws IOException {
-            clock.addAndGet(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(40)); // a disk slower than the deadline
+            clock.addAndGet(
+                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                    40)); // a disk slower than the deadline
             return DiskIo.super.openForRead(path);
           }
         };
@@ -175,7 +177,10 @@ class TestFailOpen {
           CacheAdmin.flushWrites();
         }
         Long denied =
-            ((IOStatisticsSource) fs).getIOStatistics().counters().get(Faults.Cause.PERMISSION.counter());
+            ((IOStatisticsSource) fs)
+                .getIOStatistics()
+                .counters()
+                .get(Faults.Cause.PERMISSION.counter());
         assertThat(denied).as("%s", guard).isGreaterThan(0);
         assertThat(logs.text()).contains("dtap cache: permission");
       }
@@ -185,8 +190,8 @@ class TestFailOpen {
   }
 
   /**
-   * Makes a directory unwritable for real: chmod for ordinary users; for root, whom permission
-   * bits do not stop, the immutable attribute.
+   * Makes a directory unwritable for real: chmod for ordinary users; for root, whom permission bits
+   * do not stop, the immutable attribute.
    */
   static final class ReadOnly {
     private final File dir;
@@ -201,7 +206,9 @@ class TestFailOpen {
       boolean root = "root".equals(System.getProperty("user.name"));
       if (root) {
         Process p = new ProcessBuilder("chattr", "+i", dir.getAbsolutePath()).inheritIO().start();
-        assertThat(p.waitFor()).as("chattr +i on " + dir + " (needs e2fsprogs and a supporting filesystem)").isZero();
+        assertThat(p.waitFor())
+            .as("chattr +i on " + dir + " (needs e2fsprogs and a supporting filesystem)")
+            .isZero();
       } else {
         assertThat(dir.setWritable(false, false)).isTrue();
       }

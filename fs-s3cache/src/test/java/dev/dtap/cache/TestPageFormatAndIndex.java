@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class TestPageFormatAndIndex {
   private static Path write(PageKey key, byte[] data) throws Exception {
     Path p = new File(LocalTaps.newDir("pagefile"), key.fileName()).toPath();
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ch.write(PageFile.header(key, data, data.length));
       ch.write(ByteBuffer.wrap(data));
     }
@@ -43,7 +44,9 @@ class TestPageFormatAndIndex {
           .isInstanceOf(PageFile.CorruptPageException.class);
     }
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      ch.write(ByteBuffer.wrap(new byte[] {(byte) (data[200_000] ^ 1)}), ch.size() - data.length + 200_000);
+      ch.write(
+          ByteBuffer.wrap(new byte[] {(byte) (data[200_000] ^ 1)}),
+          ch.size() - data.length + 200_000);
       PageFile.Header h = PageFile.readHeader(ch, key, ch.size());
       byte[] ok = new byte[100];
       PageFile.read(ch, h, 0, ok, 0, 100); // other chunks still verify

@@ -54,7 +54,16 @@ class TestReadArgumentProperties {
     @Override
     public String toString() {
       String[] kinds = {"pread", "readFully", "seek+read", "read"};
-      return kinds[kind] + "(pos=" + pos + ", buf=" + bufSize + ", off=" + off + ", len=" + len + ")";
+      return kinds[kind]
+          + "(pos="
+          + pos
+          + ", buf="
+          + bufSize
+          + ", off="
+          + off
+          + ", len="
+          + len
+          + ")";
     }
   }
 
@@ -83,14 +92,29 @@ class TestReadArgumentProperties {
         Arbitraries.oneOf(
             // not Long.MAX_VALUE: Hadoop's local streams overflow there (an IOException, or an
             // FSError from the raw one) where S3A and the spec return -1; see the example below
-            Arbitraries.of(-1L, -100L, Long.MIN_VALUE, 0L, LENGTH - 1L, (long) LENGTH, LENGTH + 1L, 1L << 40,
-                (long) CacheTestSupport.PAGE, CacheTestSupport.PAGE - 1L),
+            Arbitraries.of(
+                -1L,
+                -100L,
+                Long.MIN_VALUE,
+                0L,
+                LENGTH - 1L,
+                (long) LENGTH,
+                LENGTH + 1L,
+                1L << 40,
+                (long) CacheTestSupport.PAGE,
+                CacheTestSupport.PAGE - 1L),
             Arbitraries.longs().between(0, LENGTH));
     Arbitrary<Integer> bufSize = Arbitraries.of(0, 1, 10, 4096, 3 * CacheTestSupport.PAGE);
-    Arbitrary<Integer> len = Arbitraries.oneOf(Arbitraries.of(-1, 0, 1, Integer.MAX_VALUE), Arbitraries.integers().between(0, 3 * CacheTestSupport.PAGE));
-    Arbitrary<Integer> off = Arbitraries.oneOf(Arbitraries.of(-1, 0, 5, Integer.MAX_VALUE), Arbitraries.integers().between(0, 4096));
+    Arbitrary<Integer> len =
+        Arbitraries.oneOf(
+            Arbitraries.of(-1, 0, 1, Integer.MAX_VALUE),
+            Arbitraries.integers().between(0, 3 * CacheTestSupport.PAGE));
+    Arbitrary<Integer> off =
+        Arbitraries.oneOf(
+            Arbitraries.of(-1, 0, 5, Integer.MAX_VALUE), Arbitraries.integers().between(0, 4096));
     Arbitrary<Call> call =
-        Combinators.combine(Arbitraries.integers().between(0, 3), pos, len, off, bufSize).as(Call::new);
+        Combinators.combine(Arbitraries.integers().between(0, 3), pos, len, off, bufSize)
+            .as(Call::new);
     return call.list().ofMinSize(1).ofMaxSize(8);
   }
 
@@ -118,7 +142,9 @@ class TestReadArgumentProperties {
           without.assertFileBytes(c, what);
         }
         if (c.kind <= 1) {
-          assertThat(a.getPos()).as("a positioned read moves nothing: " + what).isEqualTo(withCache.posBefore);
+          assertThat(a.getPos())
+              .as("a positioned read moves nothing: " + what)
+              .isEqualTo(withCache.posBefore);
         }
       }
     }
@@ -128,9 +154,11 @@ class TestReadArgumentProperties {
   void positionedReadsAtTheExtremesFollowTheSpec() throws Exception {
     try (FSDataInputStream a = cached.open(new Path("dtap://on/f"))) {
       assertThat(a.read(Long.MAX_VALUE, new byte[1], 0, 1)).isEqualTo(-1);
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.read(Long.MIN_VALUE, new byte[1], 0, 1))
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> a.read(Long.MIN_VALUE, new byte[1], 0, 1))
           .isInstanceOf(java.io.EOFException.class);
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.readFully(Long.MAX_VALUE - 1, new byte[8]))
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> a.readFully(Long.MAX_VALUE - 1, new byte[8]))
           .isInstanceOf(java.io.EOFException.class);
     }
   }

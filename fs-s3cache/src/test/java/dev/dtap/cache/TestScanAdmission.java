@@ -33,7 +33,9 @@ class TestScanAdmission {
     File root = LocalTaps.newDir("admission");
     randomFile(new File(root, "a.bin"), LENGTH, 7);
     randomFile(new File(root, "b.bin"), LENGTH, 8);
-    Configuration conf = CacheTestSupport.cachedTap("c", root, new File(LocalTaps.newDir("admission-cache"), "pages"));
+    Configuration conf =
+        CacheTestSupport.cachedTap(
+            "c", root, new File(LocalTaps.newDir("admission-cache"), "pages"));
     conf.unset("fs.dtap.cache.scan.admission"); // the default
     conf.set("fs.dtap.cache.max.size", quota);
     return conf;
@@ -47,7 +49,8 @@ class TestScanAdmission {
   }
 
   private static Set<String> pageFiles(Configuration conf) throws IOException {
-    try (Stream<java.nio.file.Path> s = Files.walk(new File(conf.get("fs.dtap.cache.dirs")).toPath())) {
+    try (Stream<java.nio.file.Path> s =
+        Files.walk(new File(conf.get("fs.dtap.cache.dirs")).toPath())) {
       return s.filter(p -> p.getFileName().toString().length() == 32)
           .map(p -> p.getFileName().toString())
           .collect(Collectors.toSet());
@@ -65,7 +68,9 @@ class TestScanAdmission {
     // the job again, as another JVM finds it (the first store is released): the pages on disk
     try (FileSystem again = LocalTaps.open(conf, "c")) {
       scan(again, "a.bin");
-      assertThat(counter(again, CacheCounters.BYTES_BACKEND)).as("backend bytes of the repeat").isZero();
+      assertThat(counter(again, CacheCounters.BYTES_BACKEND))
+          .as("backend bytes of the repeat")
+          .isZero();
       assertThat(counter(again, CacheCounters.HITS)).isGreaterThanOrEqualTo(16);
     }
   }
@@ -77,7 +82,9 @@ class TestScanAdmission {
       scan(fs, "a.bin"); // fills the cache
       Set<String> full = pageFiles(conf);
       scan(fs, "b.bin");
-      assertThat(pageFiles(conf)).as("a first scan of another file on a nearly full cache streams through").isEqualTo(full);
+      assertThat(pageFiles(conf))
+          .as("a first scan of another file on a nearly full cache streams through")
+          .isEqualTo(full);
       scan(fs, "b.bin");
       assertThat(pageFiles(conf)).as("its second scan is cached").isNotEqualTo(full);
     }

@@ -84,7 +84,9 @@ class TestTwoJvms {
 
     Map<String, String> second = result(reader(root, cache, "a.bin"));
     assertThat(second.get("sha256")).isEqualTo(sha(data));
-    assertThat(Long.parseLong(second.get("backend"))).as("the second JVM reads no backend byte").isZero();
+    assertThat(Long.parseLong(second.get("backend")))
+        .as("the second JVM reads no backend byte")
+        .isZero();
     assertThat(Long.parseLong(second.get("disk"))).isEqualTo(LENGTH);
   }
 

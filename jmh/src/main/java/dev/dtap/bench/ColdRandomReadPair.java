@@ -48,7 +48,9 @@ public final class ColdRandomReadPair {
     new Random(42).nextBytes(data);
     MinioFixture minio = MinioFixture.get();
     String bucket = minio.createBucket("coldpair");
-    minio.client().putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
+    minio
+        .client()
+        .putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
 
     Configuration s3aConf = minio.configureS3a(new Configuration());
     s3aConf.setBoolean("fs.s3a.impl.disable.cache", true);
@@ -59,7 +61,8 @@ public final class ColdRandomReadPair {
 
     try (FileSystem s3a = FileSystem.newInstance(URI.create("s3a://" + bucket + "/"), s3aConf);
         FileSystem dtap = FileSystem.newInstance(URI.create("dtap://pair/"), tapConf);
-        FSDataInputStream viaS3a = openRandom(s3a, new Path("s3a://" + bucket + "/bench/data.bin"));
+        FSDataInputStream viaS3a =
+            openRandom(s3a, new Path("s3a://" + bucket + "/bench/data.bin"));
         FSDataInputStream viaTap = openRandom(dtap, new Path("dtap://pair/data.bin"))) {
       byte[] buffer = new byte[READ];
       byte[] check = new byte[READ];
@@ -70,7 +73,8 @@ public final class ColdRandomReadPair {
         long[] nanos = measure(viaS3a, viaTap, offsets, pairs, buffer, check, data);
         ratios[r] = (double) nanos[0] / nanos[1];
         System.out.printf(
-            "round %2d: s3a %7.0f us/read, dtap-cold %7.0f us/read, dtap-cold/s3a throughput %.3fx%n",
+            "round %2d: s3a %7.0f us/read, dtap-cold %7.0f us/read, dtap-cold/s3a throughput"
+                + " %.3fx%n",
             r + 1, nanos[0] / 1e3 / pairs, nanos[1] / 1e3 / pairs, ratios[r]);
       }
       Arrays.sort(ratios);
@@ -88,19 +92,26 @@ public final class ColdRandomReadPair {
   private static String streamCounters(FSDataInputStream in) {
     java.util.Map<String, Long> all = in.getIOStatistics().counters();
     java.util.Map<String, Long> shown = new java.util.TreeMap<>();
-    all.forEach((k, v) -> {
-      if (v != 0 && (k.startsWith("stream_read_") || k.startsWith("dtap_cache_") || k.startsWith("action_http"))) {
-        shown.put(k, v);
-      }
-    });
+    all.forEach(
+        (k, v) -> {
+          if (v != 0
+              && (k.startsWith("stream_read_")
+                  || k.startsWith("dtap_cache_")
+                  || k.startsWith("action_http"))) {
+            shown.put(k, v);
+          }
+        });
     return shown.toString();
   }
 
   private static FSDataInputStream openRandom(FileSystem fs, Path path) throws IOException {
-    return FutureIO.awaitFuture(fs.openFile(path).opt("fs.option.openfile.read.policy", "random").build());
+    return FutureIO.awaitFuture(
+        fs.openFile(path).opt("fs.option.openfile.read.policy", "random").build());
   }
 
-  /** @return total nanoseconds reading through S3A and through the tap */
+  /**
+   * @return total nanoseconds reading through S3A and through the tap
+   */
   private static long[] measure(
       FSDataInputStream viaS3a,
       FSDataInputStream viaTap,

@@ -66,11 +66,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * {@code requestsPerFile} and {@code copyRequests} are counted by the server (MinIO's v3 API
  * request counters, read before and after each job), so every client is counted alike, and are
- * reported per job whatever the number of iterations (JMH sums event counters); the
- * per-API breakdown of each job is printed. {@code clientCpuSeconds} is the processor time of this
- * JVM during the job (writers, uploads, commit, and the JIT and GC they cause) and {@code
- * serverCpuSeconds} that of the MinIO process (NaN when the server is not a local process): the
- * two share the machine's cores, so the job's wall time is bounded by their sum.
+ * reported per job whatever the number of iterations (JMH sums event counters); the per-API
+ * breakdown of each job is printed. {@code clientCpuSeconds} is the processor time of this JVM
+ * during the job (writers, uploads, commit, and the JIT and GC they cause) and {@code
+ * serverCpuSeconds} that of the MinIO process (NaN when the server is not a local process): the two
+ * share the machine's cores, so the job's wall time is bounded by their sum.
  *
  * <pre>java -jar jmh/target/benchmarks.jar CommitBenchmark</pre>
  */
@@ -79,13 +79,24 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 1)
 @Measurement(iterations = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC"})
 public class CommitBenchmark {
   static final int TASKS = 100;
   static final int FILES_PER_TASK = 10;
   static final int CONTAINERS = 8;
 
-  @Param({"dtap-magic", "dtap-magic-unsigned", "dtap-magic-s3a", "dtap-staging", "s3a-magic", "s3a-magic-inmemory", "s3a-directory", "file"})
+  @Param({
+    "dtap-magic",
+    "dtap-magic-unsigned",
+    "dtap-magic-s3a",
+    "dtap-staging",
+    "s3a-magic",
+    "s3a-magic-inmemory",
+    "s3a-directory",
+    "file"
+  })
   public String committer;
 
   @Param({"1k", "8m"})
@@ -134,9 +145,11 @@ public class CommitBenchmark {
     minio.configureS3a(conf);
     minio.addTap(conf, "bench", bucket, "");
     conf.set("fs.s3a.buffer.dir", new File(scratch, "s3a-buffer").getAbsolutePath());
-    conf.set("fs.s3a.committer.staging.tmp.path", new File(scratch, "s3a-staging").toURI().toString());
+    conf.set(
+        "fs.s3a.committer.staging.tmp.path", new File(scratch, "s3a-staging").toURI().toString());
     conf.set("fs.dtap.committer.staging.dir", new File(scratch, "dtap-staging").getAbsolutePath());
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     switch (committer) {
       case "dtap-magic":
       case "dtap-staging":
@@ -152,17 +165,23 @@ public class CommitBenchmark {
         break;
       case "s3a-magic":
       case "s3a-directory":
-        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory");
+        conf.set(
+            "mapreduce.outputcommitter.factory.scheme.s3a",
+            "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory");
         conf.set("fs.s3a.committer.name", committer.substring(4));
         break;
       case "s3a-magic-inmemory":
         // S3A's leanest magic committer: no marker or .pending objects per file (HADOOP-19047)
-        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory");
+        conf.set(
+            "mapreduce.outputcommitter.factory.scheme.s3a",
+            "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory");
         conf.set("fs.s3a.committer.name", "magic");
         conf.setBoolean("fs.s3a.committer.magic.track.commits.in.memory.enabled", true);
         break;
       default:
-        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", "org.apache.hadoop.mapreduce.lib.output.FileOutputCommitterFactory");
+        conf.set(
+            "mapreduce.outputcommitter.factory.scheme.s3a",
+            "org.apache.hadoop.mapreduce.lib.output.FileOutputCommitterFactory");
     }
   }
 
@@ -170,7 +189,9 @@ public class CommitBenchmark {
   public void newJob() throws Exception {
     job++;
     String out = "out-" + job;
-    dest = new Path(committer.startsWith("dtap") ? "dtap://bench/" + out : "s3a://" + bucket + "/" + out);
+    dest =
+        new Path(
+            committer.startsWith("dtap") ? "dtap://bench/" + out : "s3a://" + bucket + "/" + out);
     before = minio.requestCounts();
     clientCpuBefore = clientCpuNanos();
     serverCpuBefore = serverCpuSeconds();
@@ -184,7 +205,9 @@ public class CommitBenchmark {
       keys.add(ObjectIdentifier.builder().key(o.key()).build());
       if (keys.size() == 1000) {
         List<ObjectIdentifier> batch = new ArrayList<>(keys);
-        minio.client().deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(batch).quiet(true)));
+        minio
+            .client()
+            .deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(batch).quiet(true)));
         keys.clear();
       }
     }
@@ -205,17 +228,20 @@ public class CommitBenchmark {
     jobConf.set(FileOutputFormat.OUTDIR, dest.toString());
     JobID id = new JobID("2026112" + job, job);
     JobContext jobContext = new JobContextImpl(jobConf, id);
-    PathOutputCommitter am = PathOutputCommitterFactory.createCommitter(dest, attempt(jobConf, id, 0));
+    PathOutputCommitter am =
+        PathOutputCommitterFactory.createCommitter(dest, attempt(jobConf, id, 0));
     am.setupJob(jobContext);
     ExecutorService containers = Executors.newFixedThreadPool(CONTAINERS);
     try {
       List<Future<?>> tasks = new ArrayList<>();
       for (int t = 0; t < TASKS; t++) {
         int task = t;
-        tasks.add(containers.submit(() -> {
-          runTask(jobConf, id, task);
-          return null;
-        }));
+        tasks.add(
+            containers.submit(
+                () -> {
+                  runTask(jobConf, id, task);
+                  return null;
+                }));
       }
       for (Future<?> f : tasks) {
         f.get();
@@ -240,12 +266,15 @@ public class CommitBenchmark {
     requests.copyRequests = (double) copies / measured;
     requests.clientCpuSeconds = clientCpu / measured;
     requests.serverCpuSeconds = serverCpu / measured;
-    System.out.printf("%n%s %s job %d: %d requests for %d files (%.2f per file): %s; cpu: client %.1f s, server %.1f s%n",
+    System.out.printf(
+        "%n%s %s job %d: %d requests for %d files (%.2f per file): %s; cpu: client %.1f s,"
+            + " server %.1f s%n",
         committer, fileSize, job, total, files, perFile, delta, clientCpu, serverCpu);
   }
 
   private static TaskAttemptContext attempt(Configuration conf, JobID job, int task) {
-    return new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), 0));
+    return new TaskAttemptContextImpl(
+        conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), 0));
   }
 
   private void runTask(Configuration jobConf, JobID id, int task) throws Exception {
@@ -255,7 +284,8 @@ public class CommitBenchmark {
     Path work = c.getWorkPath();
     FileSystem fs = work.getFileSystem(jobConf);
     for (int f = 0; f < FILES_PER_TASK; f++) {
-      try (FSDataOutputStream out = fs.create(new Path(work, String.format("part-%05d-%02d", task, f)), true)) {
+      try (FSDataOutputStream out =
+          fs.create(new Path(work, String.format("part-%05d-%02d", task, f)), true)) {
         out.write(data);
       }
     }

@@ -23,12 +23,13 @@ import org.apache.hadoop.util.Progressable;
 /**
  * A remote filesystem as seen from far away: every metadata call to the wrapped filesystem waits a
  * fixed round trip first (and each page of a listing does), so that benchmarks on loopback servers
- * show what a per-file call costs across a real network. {@code delay://<name>/path} maps to
- * {@code fs.delay.<name>.uri} + path.
+ * show what a per-file call costs across a real network. {@code delay://<name>/path} maps to {@code
+ * fs.delay.<name>.uri} + path.
  *
  * <ul>
  *   <li>{@code fs.delay.rtt}: the round trip, default {@code 2ms};
- *   <li>{@code fs.delay.page}: entries per listing page, default 1000 (HDFS's {@code dfs.ls.limit});
+ *   <li>{@code fs.delay.page}: entries per listing page, default 1000 (HDFS's {@code
+ *       dfs.ls.limit});
  *   <li>{@code fs.delay.batched-locations} (or {@code fs.delay.<name>.batched-locations}): {@code
  *       true} (default) lists with locations page by page as HDFS does; {@code false} behaves like
  *       a remote service without that call, answering {@code listLocatedStatus} with one location
@@ -49,12 +50,16 @@ public final class DelayFileSystem extends FileSystem {
   private boolean batchedLocations;
   private Path workingDir;
 
-  /** @return location calls made to any delay filesystem so far */
+  /**
+   * @return location calls made to any delay filesystem so far
+   */
   public static long locationCalls() {
     return LOCATION_CALLS.get();
   }
 
-  /** @return simulated round trips so far */
+  /**
+   * @return simulated round trips so far
+   */
   public static long roundTrips() {
     return ROUND_TRIPS.get();
   }
@@ -148,7 +153,8 @@ public final class DelayFileSystem extends FileSystem {
   }
 
   @Override
-  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
+  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress)
+      throws IOException {
     throw new IOException("append is not supported by the delay filesystem");
   }
 
@@ -220,7 +226,8 @@ public final class DelayFileSystem extends FileSystem {
       for (FileStatus s : listStatus(f)) {
         if (filter.accept(s.getPath())) {
           result.add(
-              new LocatedFileStatus(s, s.isDirectory() ? null : getFileBlockLocations(s, 0, s.getLen())));
+              new LocatedFileStatus(
+                  s, s.isDirectory() ? null : getFileBlockLocations(s, 0, s.getLen())));
         }
       }
     }

@@ -41,7 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 2,
+    jvmArgsAppend = {"-Xmx1g"})
 public class PlacementBenchmark {
   @Param({"10", "100", "1000"})
   public int nodes;
@@ -55,7 +57,9 @@ public class PlacementBenchmark {
     Configuration conf = new Configuration(false);
     StringBuilder hosts = new StringBuilder();
     for (int i = 0; i < nodes; i++) {
-      hosts.append(i == 0 ? "" : ",").append(String.format("worker-%04d.rack%02d.example.com", i, i % 40));
+      hosts
+          .append(i == 0 ? "" : ",")
+          .append(String.format("worker-%04d.rack%02d.example.com", i, i % 40));
     }
     conf.set(LocalityKeys.HOSTS.name(), hosts.toString());
     conf.set("fs.dtap.tap.bench.uri", "hdfs://namenode.example.com:8020/warehouse");

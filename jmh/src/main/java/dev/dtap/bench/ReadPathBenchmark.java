@@ -53,7 +53,9 @@ import software.amazon.awssdk.core.sync.RequestBody;
 // S3A's stack needs a long warm-up on two cores: its throughput still climbs after 30 s
 @Warmup(iterations = 10, time = 4)
 @Measurement(iterations = 6, time = 4)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx3g", "-XX:+UseParallelGC"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx3g", "-XX:+UseParallelGC"})
 public class ReadPathBenchmark {
   static final int SIZE = 256 << 20;
   static final int READ = 64 << 10;
@@ -86,7 +88,9 @@ public class ReadPathBenchmark {
     } else {
       MinioFixture minio = MinioFixture.get();
       String bucket = minio.createBucket("readpath");
-      minio.client().putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
+      minio
+          .client()
+          .putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
       if (impl.equals("s3a")) {
         minio.configureS3a(conf);
         conf.setBoolean("fs.s3a.impl.disable.cache", true);
@@ -126,7 +130,8 @@ public class ReadPathBenchmark {
   }
 
   private FSDataInputStream open(String policy) throws IOException {
-    return FutureIO.awaitFuture(fs.openFile(path).opt("fs.option.openfile.read.policy", policy).build());
+    return FutureIO.awaitFuture(
+        fs.openFile(path).opt("fs.option.openfile.read.policy", policy).build());
   }
 
   @Setup(Level.Invocation)

@@ -41,8 +41,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
  *   <li>{@code hdfs}: the files on MiniDFSCluster, directly (HDFS lists with locations, one call
  *       per 1,000 files);
  *   <li>{@code dtap}: the same files through a dtap tap with the locality resolver;
- *   <li>{@code dtap-passthrough}: the old DataTap design for contrast, a tap forwarding locations to
- *       a backend that answers them per file;
+ *   <li>{@code dtap-passthrough}: the old DataTap design for contrast, a tap forwarding locations
+ *       to a backend that answers them per file;
  *   <li>{@code s3a} and {@code dtap-s3}: the same over MinIO through S3A.
  * </ul>
  *
@@ -55,17 +55,19 @@ import software.amazon.awssdk.core.sync.RequestBody;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {
-  "-Xmx2g",
-  "--add-opens=java.base/java.lang=ALL-UNNAMED",
-  "--add-opens=java.base/java.util=ALL-UNNAMED",
-  "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-  "--add-opens=java.base/java.io=ALL-UNNAMED",
-  "--add-opens=java.base/java.net=ALL-UNNAMED",
-  "--add-opens=java.base/java.nio=ALL-UNNAMED",
-  "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-  "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED"
-})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xmx2g",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/java.net=ALL-UNNAMED",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED"
+    })
 public class SplitPlanningBenchmark {
   static final int FILES = 10_000;
 
@@ -88,7 +90,9 @@ public class SplitPlanningBenchmark {
     conf.set("fs.delay.impl", DelayFileSystem.class.getName());
     conf.setBoolean("fs.delay.impl.disable.cache", false);
     conf.set("fs.delay.rtt", System.getProperty("dtap.bench.rtt", "2ms"));
-    conf.set("fs.dtap.locality.hosts", "worker-1.example.com,worker-2.example.com,worker-3.example.com,worker-4.example.com");
+    conf.set(
+        "fs.dtap.locality.hosts",
+        "worker-1.example.com,worker-2.example.com,worker-3.example.com,worker-4.example.com");
     conf.setInt("fs.s3a.paging.maximum", 1000);
     if (target.contains("s3")) {
       MinioFixture minio = MinioFixture.get();
@@ -132,14 +136,17 @@ public class SplitPlanningBenchmark {
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
       int first = t;
-      done.add(pool.submit(() -> {
-        for (int i = first; i < FILES; i += 8) {
-          try (FSDataOutputStream out = fs.create(new Path(dir, String.format("part-%05d", i)))) {
-            out.write(new byte[100]);
-          }
-        }
-        return null;
-      }));
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = first; i < FILES; i += 8) {
+                  try (FSDataOutputStream out =
+                      fs.create(new Path(dir, String.format("part-%05d", i)))) {
+                    out.write(new byte[100]);
+                  }
+                }
+                return null;
+              }));
     }
     for (Future<?> f : done) {
       f.get();
@@ -152,13 +159,18 @@ public class SplitPlanningBenchmark {
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
       int first = t;
-      done.add(pool.submit(() -> {
-        for (int i = first; i < FILES; i += 8) {
-          String key = String.format("split-bench/files/part-%05d", i);
-          minio.client().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[100]));
-        }
-        return null;
-      }));
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = first; i < FILES; i += 8) {
+                  String key = String.format("split-bench/files/part-%05d", i);
+                  minio
+                      .client()
+                      .putObject(
+                          b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[100]));
+                }
+                return null;
+              }));
     }
     for (Future<?> f : done) {
       f.get();

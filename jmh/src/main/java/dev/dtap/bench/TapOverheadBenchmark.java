@@ -38,7 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 8, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 2,
+    jvmArgsAppend = {"-Xmx1g"})
 public class TapOverheadBenchmark {
   @Param({"file", "dtap", "dtap-nocheck"})
   public String target;

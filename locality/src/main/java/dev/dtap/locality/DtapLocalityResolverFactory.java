@@ -21,7 +21,8 @@ public final class DtapLocalityResolverFactory implements LocalityResolverFactor
   public LocalityResolver create(TapContext tap) throws IOException {
     LocalityConfig config = LocalityConfig.parse(tap.siteConfiguration(), tap.config().name());
     HashingLocalityResolver resolver =
-        new HashingLocalityResolver(tap, config, MembershipTracker.acquire(config, tap.siteConfiguration()));
+        new HashingLocalityResolver(
+            tap, config, MembershipTracker.acquire(config, tap.siteConfiguration()));
     tap.addStatisticsSource(resolver);
     return resolver;
   }

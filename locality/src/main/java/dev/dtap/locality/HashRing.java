@@ -51,12 +51,16 @@ final class HashRing {
     this.owners = packedOwners;
   }
 
-  /** @return the number of hosts */
+  /**
+   * @return the number of hosts
+   */
   int size() {
     return hosts.length;
   }
 
-  /** @return host {@code i} */
+  /**
+   * @return host {@code i}
+   */
   String host(int i) {
     return hosts[i];
   }
@@ -79,7 +83,9 @@ final class HashRing {
     return i == n ? 0 : i;
   }
 
-  /** @return the number of points */
+  /**
+   * @return the number of points
+   */
   int points() {
     return points.length;
   }

@@ -120,7 +120,8 @@ final class HashingLocalityResolver
     BlockLocation[] out = new BlockLocation[(int) (last - first + 1)];
     for (long b = first; b <= last; b++) {
       long offset = b * bs;
-      out[(int) (b - first)] = new BlockLocation(NO_HOSTS, NO_HOSTS, offset, Math.min(bs, fileLength - offset));
+      out[(int) (b - first)] =
+          new BlockLocation(NO_HOSTS, NO_HOSTS, offset, Math.min(bs, fileLength - offset));
     }
     return out;
   }
@@ -131,8 +132,8 @@ final class HashingLocalityResolver
   }
 
   /**
-   * The hosts that own a block, for components (such as the read cache) that want to know whether
-   * a block lives here.
+   * The hosts that own a block, for components (such as the read cache) that want to know whether a
+   * block lives here.
    *
    * @param path the backend path
    * @param block the block index
@@ -144,7 +145,11 @@ final class HashingLocalityResolver
       return NO_HOSTS;
     }
     int[] owners = new int[config.replicas()];
-    int n = m.ring().locate(PlacementHash.blockKey(PlacementHash.pathKey(tap.config().name(), path), block), owners);
+    int n =
+        m.ring()
+            .locate(
+                PlacementHash.blockKey(PlacementHash.pathKey(tap.config().name(), path), block),
+                owners);
     String[] hosts = new String[n];
     for (int i = 0; i < n; i++) {
       hosts[i] = m.host(owners[i]);

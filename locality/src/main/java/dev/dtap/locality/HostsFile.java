@@ -10,8 +10,8 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Hosts from a local file, one per line, {@code #} starting a comment. The file is re-read only when
- * its modification time or size changes.
+ * Hosts from a local file, one per line, {@code #} starting a comment. The file is re-read only
+ * when its modification time or size changes.
  */
 final class HostsFile implements MembershipProvider {
   private final Path file;

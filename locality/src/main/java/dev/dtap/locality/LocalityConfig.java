@@ -1,6 +1,5 @@
 package dev.dtap.locality;
 
-import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -11,8 +10,8 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The locality settings of one tap, parsed and validated once. Membership settings are cluster-wide;
- * the block size may differ per tap. Immutable and thread-safe.
+ * The locality settings of one tap, parsed and validated once. Membership settings are
+ * cluster-wide; the block size may differ per tap. Immutable and thread-safe.
  */
 final class LocalityConfig {
   /** Where membership comes from. */

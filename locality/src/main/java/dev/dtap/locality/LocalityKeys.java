@@ -87,12 +87,21 @@ public final class LocalityKeys {
   private static final List<ConfigKey<?>> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
-              BLOCK_SIZE, TAP_BLOCK_SIZE, REPLICAS, VNODES, MEMBERSHIP, HOSTS, HOSTS_FILE, REFRESH,
+              BLOCK_SIZE,
+              TAP_BLOCK_SIZE,
+              REPLICAS,
+              VNODES,
+              MEMBERSHIP,
+              HOSTS,
+              HOSTS_FILE,
+              REFRESH,
               FALLBACK));
 
   private LocalityKeys() {}
 
-  /** @return every key, in documentation order */
+  /**
+   * @return every key, in documentation order
+   */
   public static List<ConfigKey<?>> all() {
     return ALL;
   }

@@ -9,8 +9,8 @@ import org.apache.hadoop.fs.BlockLocation;
  * costs more than the whole placement; its copy constructor does not. The copies share the host and
  * name arrays of their template, as every caller only reads them.
  *
- * <p>Thread-safe. Memory grows with the points actually used: about 120 bytes each, at most one
- * per ring point, released when the membership changes.
+ * <p>Thread-safe. Memory grows with the points actually used: about 120 bytes each, at most one per
+ * ring point, released when the membership changes.
  */
 final class LocationTemplates {
   private final Membership membership;

@@ -118,8 +118,8 @@ final class Membership {
   }
 
   /**
-   * The member a name refers to: the same name in any case, a unique short name of a member's
-   * fully qualified name, or a member's fully qualified name for a short member name.
+   * The member a name refers to: the same name in any case, a unique short name of a member's fully
+   * qualified name, or a member's fully qualified name for a short member name.
    *
    * @param anyForm a host name as some other component spells it
    * @return the member's name as the source spells it, or null when it is not a member

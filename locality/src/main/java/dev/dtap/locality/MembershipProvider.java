@@ -14,7 +14,9 @@ interface MembershipProvider extends Closeable {
    */
   Collection<String> hosts() throws IOException;
 
-  /** @return what this source is, for logs */
+  /**
+   * @return what this source is, for logs
+   */
   String describe();
 
   @Override

@@ -2,11 +2,11 @@ package dev.dtap.locality;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 final class MembershipTracker implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(MembershipTracker.class);
   private static final Map<String, MembershipTracker> SHARED = new HashMap<>();
+
   /** Refreshes to skip while nobody looks up: a busy JVM refreshes on schedule, an idle one not. */
   private static final int IDLE_REFRESHES = 10;
 
@@ -49,7 +50,8 @@ final class MembershipTracker implements Closeable {
   private volatile long lastRefreshNanos;
   private volatile String lastError;
 
-  private MembershipTracker(String key, MembershipProvider provider, int vnodes, long refreshMillis) {
+  private MembershipTracker(
+      String key, MembershipProvider provider, int vnodes, long refreshMillis) {
     this.key = key;
     this.provider = provider;
     this.vnodes = vnodes;
@@ -75,7 +77,9 @@ final class MembershipTracker implements Closeable {
     synchronized (SHARED) {
       MembershipTracker t = SHARED.get(key);
       if (t == null) {
-        t = new MembershipTracker(key, provider(config, site), config.vnodes(), config.refresh().toMillis());
+        t =
+            new MembershipTracker(
+                key, provider(config, site), config.vnodes(), config.refresh().toMillis());
         SHARED.put(key, t);
         t.start(config.source() == LocalityConfig.Source.STATIC);
       }
@@ -99,12 +103,18 @@ final class MembershipTracker implements Closeable {
     if (synchronous) {
       refresh(); // a static list needs no network: known before the first lookup
     }
-    executor.scheduleWithFixedDelay(this::scheduledRefresh, synchronous ? refreshMillis : 0, refreshMillis, TimeUnit.MILLISECONDS);
+    executor.scheduleWithFixedDelay(
+        this::scheduledRefresh,
+        synchronous ? refreshMillis : 0,
+        refreshMillis,
+        TimeUnit.MILLISECONDS);
   }
 
   private void scheduledRefresh() {
     long idleNanos = System.nanoTime() - lastLookup.get();
-    boolean idle = current.get() != null && idleNanos > TimeUnit.MILLISECONDS.toNanos(refreshMillis * IDLE_REFRESHES);
+    boolean idle =
+        current.get() != null
+            && idleNanos > TimeUnit.MILLISECONDS.toNanos(refreshMillis * IDLE_REFRESHES);
     if (!idle) {
       refresh();
     }
@@ -135,11 +145,16 @@ final class MembershipTracker implements Closeable {
     if (!hosts.equals(lastHosts)) {
       Membership m = Membership.of(hosts, vnodes, provider.describe());
       if (m.size() == 0) {
-        LOG.warn("dtap locality: {} lists no hosts; keeping the previous membership", provider.describe());
+        LOG.warn(
+            "dtap locality: {} lists no hosts; keeping the previous membership",
+            provider.describe());
       } else {
         Membership previous = current.getAndSet(m);
         lastHosts = hosts;
-        LOG.info("dtap locality: membership is now {} (was {})", m, previous == null ? "unknown" : previous);
+        LOG.info(
+            "dtap locality: membership is now {} (was {})",
+            m,
+            previous == null ? "unknown" : previous);
       }
     }
     lastError = null;
@@ -170,7 +185,8 @@ final class MembershipTracker implements Closeable {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted reading " + provider.describe());
     } catch (ExecutionException e) {
-      throw new IOException("cannot read " + provider.describe() + ": " + e.getCause(), e.getCause());
+      throw new IOException(
+          "cannot read " + provider.describe() + ": " + e.getCause(), e.getCause());
     } catch (TimeoutException e) {
       f.cancel(true);
       throw new IOException(provider.describe() + " did not answer within " + timeout);
@@ -181,18 +197,24 @@ final class MembershipTracker implements Closeable {
     }
   }
 
-  /** @return what the membership comes from, e.g. the ResourceManager's address */
+  /**
+   * @return what the membership comes from, e.g. the ResourceManager's address
+   */
   String source() {
     return provider.describe();
   }
 
-  /** @return milliseconds since the source last answered, or -1 when it never did */
+  /**
+   * @return milliseconds since the source last answered, or -1 when it never did
+   */
   long ageMillis() {
     long at = lastRefreshNanos;
     return at == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - at);
   }
 
-  /** @return the membership without counting a lookup, or null before it is known */
+  /**
+   * @return the membership without counting a lookup, or null before it is known
+   */
   Membership peek() {
     return current.get();
   }

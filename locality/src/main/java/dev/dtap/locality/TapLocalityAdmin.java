@@ -16,20 +16,28 @@ public interface TapLocalityAdmin {
    * Reads the membership source now and waits for its answer.
    *
    * @param timeout how long to wait
-   * @throws IOException if the source cannot be read or does not answer in time; the message
-   *     names the source and the reason
+   * @throws IOException if the source cannot be read or does not answer in time; the message names
+   *     the source and the reason
    */
   void refreshMembership(Duration timeout) throws IOException;
 
-  /** @return the membership source, e.g. {@code YARN ResourceManager rm:8032} or a hosts file */
+  /**
+   * @return the membership source, e.g. {@code YARN ResourceManager rm:8032} or a hosts file
+   */
   String membershipSource();
 
-  /** @return milliseconds since the source last answered, or -1 when it never has in this JVM */
+  /**
+   * @return milliseconds since the source last answered, or -1 when it never has in this JVM
+   */
   long membershipAgeMillis();
 
-  /** @return the hosts of the current membership, sorted; empty before it is first known */
+  /**
+   * @return the hosts of the current membership, sorted; empty before it is first known
+   */
   List<String> hosts();
 
-  /** @return the block size placement uses for files without a backend block size */
+  /**
+   * @return the block size placement uses for files without a backend block size
+   */
   long placementBlockSize();
 }

@@ -14,8 +14,8 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 /**
  * The RUNNING NodeManagers the ResourceManager knows, through {@link YarnClient}, which follows the
  * ResourceManager HA settings and the cluster's security. Decommissioning, unhealthy, lost and
- * shut-down nodes are not RUNNING and so are left out. Host names are the NodeIds' hosts, exactly as
- * the scheduler matches them.
+ * shut-down nodes are not RUNNING and so are left out. Host names are the NodeIds' hosts, exactly
+ * as the scheduler matches them.
  */
 final class YarnNodes implements MembershipProvider {
   private final Configuration conf;
@@ -52,7 +52,8 @@ final class YarnNodes implements MembershipProvider {
 
   @Override
   public String describe() {
-    return "ResourceManager " + conf.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS);
+    return "ResourceManager "
+        + conf.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS);
   }
 
   @Override

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /** The resolver through a dtap filesystem with locality on, over a local tap. */
 class TestLocalityResolver {
   private static final List<String> HOSTS =
-      Arrays.asList("nm-001.example.com", "nm-002.example.com", "nm-003.example.com", "nm-004.example.com");
+      Arrays.asList(
+          "nm-001.example.com", "nm-002.example.com", "nm-003.example.com", "nm-004.example.com");
 
   private File root;
   private Configuration conf;
@@ -89,7 +90,8 @@ class TestLocalityResolver {
     assertThat(middle[0].getOffset()).isEqualTo(64 * 1024);
     assertThat(middle[0].getHosts()).containsExactly(blocks[1].getHosts());
     // the same block always maps to the same hosts
-    assertThat(fs.getFileBlockLocations(st, 0, st.getLen())[2].getHosts()).containsExactly(blocks[2].getHosts());
+    assertThat(fs.getFileBlockLocations(st, 0, st.getLen())[2].getHosts())
+        .containsExactly(blocks[2].getHosts());
     assertThat(counter("dtap_backend_location_calls")).isZero();
     assertThat(counter(HashingLocalityResolver.LOOKUPS)).isEqualTo(3);
   }
@@ -123,13 +125,19 @@ class TestLocalityResolver {
     }
     assertThat(counter("dtap_backend_location_calls")).isZero();
     assertThat(counter("dtap_backend_list_located_calls")).isZero();
-    assertThat(fs.hasPathCapability(LocalTaps.path("loc", "/"), "fs.capability.virtual.block.locations")).isTrue();
+    assertThat(
+            fs.hasPathCapability(
+                LocalTaps.path("loc", "/"), "fs.capability.virtual.block.locations"))
+        .isTrue();
   }
 
   @Test
   void hostsFileIsReReadWhenItChanges() throws Exception {
     File hosts = new File(LocalTaps.newDir("hostsfile"), "hosts");
-    Files.write(hosts.toPath(), "# cluster\nnm-a.example.com\nnm-b.example.com # rack 1\n\n".getBytes(StandardCharsets.UTF_8));
+    Files.write(
+        hosts.toPath(),
+        "# cluster\nnm-a.example.com\nnm-b.example.com # rack 1\n\n"
+            .getBytes(StandardCharsets.UTF_8));
     Configuration c = LocalTaps.addTap(LocalTaps.newConf(), "hf", root);
     c.set("fs.dtap.tap.hf.locality", "true");
     c.set("fs.dtap.locality.hosts.file", hosts.getPath());
@@ -153,7 +161,8 @@ class TestLocalityResolver {
         "locations naming " + count + " hosts",
         Duration.ofSeconds(30),
         () -> {
-          List<String> hosts = Arrays.asList(f.getFileBlockLocations(f.getFileStatus(p), 0, 1)[0].getHosts());
+          List<String> hosts =
+              Arrays.asList(f.getFileBlockLocations(f.getFileStatus(p), 0, 1)[0].getHosts());
           return hosts.size() == count ? hosts : null;
         });
   }
@@ -200,7 +209,12 @@ class TestLocalityResolver {
       }
       BlockLocation[] b = f.getFileBlockLocations(f.getFileStatus(p), 0, 1);
       assertThat(b[0].getHosts()).containsExactly("localhost");
-      assertThat(((IOStatisticsSource) f).getIOStatistics().counters().get("dtap_backend_location_calls")).isEqualTo(1);
+      assertThat(
+              ((IOStatisticsSource) f)
+                  .getIOStatistics()
+                  .counters()
+                  .get("dtap_backend_location_calls"))
+          .isEqualTo(1);
     }
   }
 

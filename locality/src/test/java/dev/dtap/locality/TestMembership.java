@@ -10,7 +10,8 @@ class TestMembership {
   void namesAreKeptAsTheSourceSpellsThemAndDeduplicated() {
     Membership m =
         Membership.of(
-            Arrays.asList("nm1.example.com", "NM1.example.com.", " nm2.example.com ", "nm1", "", "10.0.0.7"),
+            Arrays.asList(
+                "nm1.example.com", "NM1.example.com.", " nm2.example.com ", "nm1", "", "10.0.0.7"),
             16,
             "test");
     assertThat(m.hosts()).containsExactly("10.0.0.7", "nm1.example.com", "nm2.example.com");
@@ -19,7 +20,8 @@ class TestMembership {
 
   @Test
   void otherSpellingsNormaliseToMembers() {
-    Membership m = Membership.of(Arrays.asList("nm1.example.com", "nm2.example.com", "worker3"), 16, "t");
+    Membership m =
+        Membership.of(Arrays.asList("nm1.example.com", "nm2.example.com", "worker3"), 16, "t");
     assertThat(m.normalise("NM1.Example.Com")).isEqualTo("nm1.example.com");
     assertThat(m.normalise("nm1")).isEqualTo("nm1.example.com");
     assertThat(m.normalise("worker3.other.domain")).isEqualTo("worker3");

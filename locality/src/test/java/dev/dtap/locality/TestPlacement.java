@@ -13,7 +13,9 @@ import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Balance, churn and determinism of placement on the ring, with the default 200 points per host. */
+/**
+ * Balance, churn and determinism of placement on the ring, with the default 200 points per host.
+ */
 class TestPlacement {
   private static final int BLOCKS = 100_000;
   private static final int VNODES = 200;
@@ -31,7 +33,14 @@ class TestPlacement {
     long[] keys = new long[count];
     for (int i = 0; i < count; i++) {
       // realistic keys: many files of few blocks, hashed as the resolver does
-      String path = "/warehouse/db" + r.nextInt(20) + "/table" + r.nextInt(200) + "/part-" + r.nextInt(100_000) + ".parquet";
+      String path =
+          "/warehouse/db"
+              + r.nextInt(20)
+              + "/table"
+              + r.nextInt(200)
+              + "/part-"
+              + r.nextInt(100_000)
+              + ".parquet";
       keys[i] = PlacementHash.blockKey("lake", path, r.nextInt(4));
     }
     return keys;
@@ -62,7 +71,9 @@ class TestPlacement {
       max = Math.max(max, c);
     }
     System.out.printf("balance: N=%d blocks=%d max/mean=%.3f%n", n, BLOCKS, max / mean);
-    assertThat(max / mean).as("max/mean blocks per host over %d hosts", n).isLessThanOrEqualTo(1.25);
+    assertThat(max / mean)
+        .as("max/mean blocks per host over %d hosts", n)
+        .isLessThanOrEqualTo(1.25);
   }
 
   @ParameterizedTest
@@ -95,7 +106,8 @@ class TestPlacement {
       sum += fraction;
     }
     System.out.printf(
-        "leave: N=%d worst moved=%.4f mean moved=%.4f (1/N=%.4f)%n", n, worst, sum / trials, 1.0 / n);
+        "leave: N=%d worst moved=%.4f mean moved=%.4f (1/N=%.4f)%n",
+        n, worst, sum / trials, 1.0 / n);
     assertThat(worst).as("worst fraction moved, N=%d", n).isLessThanOrEqualTo(1.3 / n);
     assertThat(sum / trials).as("mean fraction moved, N=%d", n).isLessThanOrEqualTo(1.1 / n);
   }
@@ -117,7 +129,9 @@ class TestPlacement {
       String is = after.host(now[i]);
       if (!was.equals(is)) {
         moved++;
-        assertThat(is).as("blocks only move to the newcomer").isEqualTo("newcomer.cluster.example.com");
+        assertThat(is)
+            .as("blocks only move to the newcomer")
+            .isEqualTo("newcomer.cluster.example.com");
       }
     }
     System.out.printf(

@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ArraysPublisher implements Flow.Publisher<ByteBuffer> {
   private final List<byte[]> arrays;
 
-  /** @param arrays the body, in order; not copied, so they must not change until the request ends */
+  /**
+   * @param arrays the body, in order; not copied, so they must not change until the request ends
+   */
   ArraysPublisher(List<byte[]> arrays) {
     this.arrays = arrays;
   }

@@ -75,7 +75,8 @@ final class ClientUploads implements UploadRequests {
           checksumAlgorithm == null
               ? null
               : r.getValueForField("Checksum" + checksumAlgorithm, String.class).orElse(null);
-      return new UploadedPart(partNumber, r.eTag(), data.length(), sum == null ? null : checksumAlgorithm, sum);
+      return new UploadedPart(
+          partNumber, r.eTag(), data.length(), sum == null ? null : checksumAlgorithm, sum);
     } catch (SdkException e) {
       throw S3Errors.translate(
           "upload part " + partNumber + " of upload " + uploadId + " to", names.display(key), e);
@@ -96,9 +97,14 @@ final class ClientUploads implements UploadRequests {
     for (UploadedPart p : parts) {
       CompletedPart.Builder b = CompletedPart.builder().partNumber(p.number()).eTag(p.etag());
       if (p.checksum() != null) {
-        SdkField<?> f = CompletedPart.builder().build().sdkFieldNameToField().get("Checksum" + p.checksumAlgorithm());
+        SdkField<?> f =
+            CompletedPart.builder()
+                .build()
+                .sdkFieldNameToField()
+                .get("Checksum" + p.checksumAlgorithm());
         if (f == null) {
-          throw new IllegalArgumentException("This AWS SDK cannot complete parts with " + p.checksumAlgorithm());
+          throw new IllegalArgumentException(
+              "This AWS SDK cannot complete parts with " + p.checksumAlgorithm());
         }
         f.set(b, p.checksum());
       }
@@ -110,7 +116,8 @@ final class ClientUploads implements UploadRequests {
   @Override
   public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
     try {
-      return s3.completeMultipartUpload(s3a.complete(key, uploadId, completedParts(parts)).build()).eTag();
+      return s3.completeMultipartUpload(s3a.complete(key, uploadId, completedParts(parts)).build())
+          .eTag();
     } catch (SdkException e) {
       throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
     } catch (UncheckedIOException e) {
@@ -135,7 +142,9 @@ final class ClientUploads implements UploadRequests {
     AwsRequestOverrideConfiguration o = b.overrideConfiguration();
     // added to what S3A set (its timeouts), not in place of it
     b.overrideConfiguration(
-        (o == null ? AwsRequestOverrideConfiguration.builder() : o.toBuilder()).putHeader("If-None-Match", "*").build());
+        (o == null ? AwsRequestOverrideConfiguration.builder() : o.toBuilder())
+            .putHeader("If-None-Match", "*")
+            .build());
     try {
       s3.putObject(b.build(), RequestBody.fromBytes(data));
       return true;

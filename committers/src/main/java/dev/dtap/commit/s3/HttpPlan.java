@@ -105,27 +105,33 @@ final class HttpPlan {
     }
     if (conf.getBoolean("fs.s3a.checksum.generation", false)) {
       // Hadoop 3.5: the SDK adds checksums of its own choosing to every upload
-      return new Refusal("fs.s3a.checksum.generation", "the SDK's own checksums are its client's to add");
+      return new Refusal(
+          "fs.s3a.checksum.generation", "the SDK's own checksums are its client's to add");
     }
     if (!conf.getTrimmed("fs.s3a.audit.execution.interceptors", "").isEmpty()) {
-      return new Refusal("fs.s3a.audit.execution.interceptors", "interceptors may change S3A's requests");
+      return new Refusal(
+          "fs.s3a.audit.execution.interceptors", "interceptors may change S3A's requests");
     }
     if (!conf.getTrimmed("fs.s3a.proxy.domain", "").isEmpty()
         || !conf.getTrimmed("fs.s3a.proxy.workstation", "").isEmpty()) {
       return new Refusal("fs.s3a.proxy.domain", "NTLM proxy authentication is S3A's client's");
     }
     if (conf.getBoolean("fs.s3a.proxy.ssl.enabled", false)) {
-      return new Refusal("fs.s3a.proxy.ssl.enabled", "the JDK's HTTP client cannot talk TLS to a proxy");
+      return new Refusal(
+          "fs.s3a.proxy.ssl.enabled", "the JDK's HTTP client cannot talk TLS to a proxy");
     }
     String proxyHost = conf.getTrimmed("fs.s3a.proxy.host", "");
-    if (proxyHost.isEmpty() && (System.getenv("HTTPS_PROXY") != null || System.getenv("HTTP_PROXY") != null)) {
-      return new Refusal("fs.s3a.proxy.host", "unset, and the SDK would use the proxy of HTTP(S)_PROXY");
+    if (proxyHost.isEmpty()
+        && (System.getenv("HTTPS_PROXY") != null || System.getenv("HTTP_PROXY") != null)) {
+      return new Refusal(
+          "fs.s3a.proxy.host", "unset, and the SDK would use the proxy of HTTP(S)_PROXY");
     }
     Optional<URI> override = client.endpointOverride();
     Region region = client.region();
     if (!override.isPresent() && conf.getTrimmed("fs.s3a.endpoint.region", "").isEmpty()) {
       return new Refusal(
-          "fs.s3a.endpoint.region", "unset: S3A may find the bucket's region by redirects, which it follows itself");
+          "fs.s3a.endpoint.region",
+          "unset: S3A may find the bucket's region by redirects, which it follows itself");
     }
     if (region == null) {
       return new Refusal("fs.s3a.endpoint.region", "S3A's client has no region");
@@ -147,7 +153,8 @@ final class HttpPlan {
                   })
               .join();
     } catch (CompletionException | IllegalArgumentException e) {
-      return new Refusal("fs.s3a.endpoint", "the SDK's endpoint rules refuse the bucket: " + e.getMessage());
+      return new Refusal(
+          "fs.s3a.endpoint", "the SDK's endpoint rules refuse the bucket: " + e.getMessage());
     }
     String signingRegion = region.id();
     String signingName = "s3";
@@ -155,7 +162,8 @@ final class HttpPlan {
     if (schemes != null && !schemes.isEmpty()) {
       EndpointAuthScheme first = schemes.get(0);
       if (!(first instanceof SigV4AuthScheme)) {
-        return new Refusal("fs.s3a.endpoint", "the bucket needs the " + first.name() + " auth scheme");
+        return new Refusal(
+            "fs.s3a.endpoint", "the bucket needs the " + first.name() + " auth scheme");
       }
       SigV4AuthScheme v4 = (SigV4AuthScheme) first;
       if (v4.signingRegion() != null) {
@@ -176,25 +184,36 @@ final class HttpPlan {
       String user = secret(conf, "fs.s3a.proxy.username");
       String password = secret(conf, "fs.s3a.proxy.password");
       if ((user == null) != (password == null)) {
-        throw new IOException("S3A's proxy needs both fs.s3a.proxy.username and fs.s3a.proxy.password, or neither");
+        throw new IOException(
+            "S3A's proxy needs both fs.s3a.proxy.username and fs.s3a.proxy.password, or neither");
       }
       if (user != null) {
         if ("https".equalsIgnoreCase(endpoint.url().getScheme())) {
           // the JDK sends proxy credentials for a tunnel only through Basic, which it disables for
           // tunnels by default (jdk.http.auth.tunneling.disabledSchemes)
-          return new Refusal("fs.s3a.proxy.username", "the JDK's client cannot authenticate to a proxy for https");
+          return new Refusal(
+              "fs.s3a.proxy.username", "the JDK's client cannot authenticate to a proxy for https");
         }
         auth = new PasswordAuthentication(user, password.toCharArray());
       }
     } else if (conf.getInt("fs.s3a.proxy.port", -1) >= 0) {
       throw new IOException("fs.s3a.proxy.port is set without fs.s3a.proxy.host");
     }
-    Duration connect = duration(conf, "fs.s3a.connection.establish.timeout", Duration.ofSeconds(30));
+    Duration connect =
+        duration(conf, "fs.s3a.connection.establish.timeout", Duration.ofSeconds(30));
     Duration request = client.overrideConfiguration().apiCallTimeout().orElse(null);
     int max = conf.getInt("fs.s3a.connection.maximum", 500);
     int attempts = Math.max(1, conf.getInt("fs.s3a.attempts.maximum", 5));
     return new HttpPlan(
-        endpoint.url(), signingRegion, signingName, connect, request, Math.max(1, max), attempts, proxy, auth);
+        endpoint.url(),
+        signingRegion,
+        signingName,
+        connect,
+        request,
+        Math.max(1, max),
+        attempts,
+        proxy,
+        auth);
   }
 
   private static String secret(Configuration conf, String key) throws IOException {
@@ -207,7 +226,8 @@ final class HttpPlan {
   }
 
   private static Duration duration(Configuration conf, String key, Duration dflt) {
-    long ms = conf.getTimeDuration(key, dflt.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    long ms =
+        conf.getTimeDuration(key, dflt.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     return Duration.ofMillis(Math.max(1, ms));
   }
 
@@ -221,7 +241,8 @@ final class HttpPlan {
    */
   URI uri(String key, String query) {
     String base = bucketUri.toString();
-    String path = (base.endsWith("/") ? base : base + "/") + SdkHttpUtils.urlEncodeIgnoreSlashes(key);
+    String path =
+        (base.endsWith("/") ? base : base + "/") + SdkHttpUtils.urlEncodeIgnoreSlashes(key);
     return URI.create(query == null ? path : path + "?" + query);
   }
 
@@ -241,7 +262,9 @@ final class HttpPlan {
     return connectTimeout;
   }
 
-  /** @return S3A's API call timeout, if it sets one */
+  /**
+   * @return S3A's API call timeout, if it sets one
+   */
   Optional<Duration> requestTimeout() {
     return Optional.ofNullable(requestTimeout);
   }
@@ -250,12 +273,16 @@ final class HttpPlan {
     return maxConnections;
   }
 
-  /** @return attempts per request, S3A's {@code fs.s3a.attempts.maximum} */
+  /**
+   * @return attempts per request, S3A's {@code fs.s3a.attempts.maximum}
+   */
   int attempts() {
     return attempts;
   }
 
-  /** @return the proxy selector, if S3A names a proxy */
+  /**
+   * @return the proxy selector, if S3A names a proxy
+   */
   Optional<ProxySelector> proxy() {
     return proxy == null ? Optional.empty() : Optional.of(ProxySelector.of(proxy));
   }
@@ -272,7 +299,10 @@ final class HttpPlan {
       return Optional.empty();
     }
     String pair = proxyAuth.getUserName() + ":" + new String(proxyAuth.getPassword());
-    return Optional.of("Basic " + java.util.Base64.getEncoder().encodeToString(pair.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    return Optional.of(
+        "Basic "
+            + java.util.Base64.getEncoder()
+                .encodeToString(pair.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 
   @Override

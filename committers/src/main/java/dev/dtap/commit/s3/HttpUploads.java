@@ -54,7 +54,8 @@ final class HttpUploads implements UploadRequests {
     this.plan = plan;
     this.http = new SignedHttp(plan, s3a.credentials());
     this.names = names;
-    this.clientHeaders = s3a.client().serviceClientConfiguration().overrideConfiguration().headers();
+    this.clientHeaders =
+        s3a.client().serviceClientConfiguration().overrideConfiguration().headers();
     this.checksum = checksum;
     this.addChecksumAlgorithm = addChecksumAlgorithm;
     this.signPayload = signPayload;
@@ -68,15 +69,18 @@ final class HttpUploads implements UploadRequests {
    * @throws IOException if S3A refuses to build a request
    */
   static void checkHeaders(S3aV2Access s3a) throws IOException {
-    Map<String, List<String>> client = s3a.client().serviceClientConfiguration().overrideConfiguration().headers();
+    Map<String, List<String>> client =
+        s3a.client().serviceClientConfiguration().overrideConfiguration().headers();
     RequestHeaders.of(s3a.initiate("k").build(), client);
     RequestHeaders.of(s3a.part("k", "u", 1, 1).build(), client);
-    RequestHeaders.of(s3a.complete("k", "u", ClientUploads.completedParts(List.of())).build(), client);
+    RequestHeaders.of(
+        s3a.complete("k", "u", ClientUploads.completedParts(List.of())).build(), client);
     RequestHeaders.of(s3a.put("k", 1).build(), client);
   }
 
   /** The body type the SDK sends S3A's initiate with, which the completed object keeps. */
   static final String INITIATE_CONTENT_TYPE = "binary/octet-stream";
+
   /** The body type S3A gives the SDK for parts and small objects. */
   static final String BODY_CONTENT_TYPE = "application/octet-stream";
 
@@ -103,11 +107,14 @@ final class HttpUploads implements UploadRequests {
   @Override
   public String initiate(String key) throws IOException {
     String what = "initiate upload to " + names.display(key);
-    Map<String, List<String>> h = headers(s3a.initiate(key).build(), clientHeaders, INITIATE_CONTENT_TYPE);
+    Map<String, List<String>> h =
+        headers(s3a.initiate(key).build(), clientHeaders, INITIATE_CONTENT_TYPE);
     if (addChecksumAlgorithm) {
       h.put("x-amz-checksum-algorithm", List.of(checksum.name()));
     }
-    SignedHttp.Answer a = http.send(SdkHttpMethod.POST, plan.uri(key, "uploads"), h, SignedHttp.Body.none(), null, what);
+    SignedHttp.Answer a =
+        http.send(
+            SdkHttpMethod.POST, plan.uri(key, "uploads"), h, SignedHttp.Body.none(), null, what);
     if (!a.ok()) {
       throw S3Errors.translate("initiate upload to", names.display(key), a);
     }
@@ -129,9 +136,16 @@ final class HttpUploads implements UploadRequests {
       sum = checksum.of(data);
       h.put(checksum.header(), List.of(sum));
     }
-    URI uri = plan.uri(key, "partNumber=" + partNumber + "&uploadId=" + SdkHttpUtils.urlEncode(uploadId));
+    URI uri =
+        plan.uri(key, "partNumber=" + partNumber + "&uploadId=" + SdkHttpUtils.urlEncode(uploadId));
     SignedHttp.Answer a =
-        http.send(SdkHttpMethod.PUT, uri, h, SignedHttp.Body.of(data, signPayload), timeout(request), op + " " + where);
+        http.send(
+            SdkHttpMethod.PUT,
+            uri,
+            h,
+            SignedHttp.Body.of(data, signPayload),
+            timeout(request),
+            op + " " + where);
     if (!a.ok()) {
       throw S3Errors.translate(op, where, a);
     }
@@ -139,7 +153,8 @@ final class HttpUploads implements UploadRequests {
     if (etag == null) {
       throw new IOException(op + " " + where + ": the store's answer has no ETag");
     }
-    return new UploadedPart(partNumber, etag, data.length(), checksum == null ? null : checksum.name(), sum);
+    return new UploadedPart(
+        partNumber, etag, data.length(), checksum == null ? null : checksum.name(), sum);
   }
 
   @Override
@@ -147,14 +162,26 @@ final class HttpUploads implements UploadRequests {
     String where = names.display(key);
     String op = "complete upload " + uploadId + " to";
     List<CompletedPart> done = ClientUploads.completedParts(parts);
-    Map<String, List<String>> h = headers(s3a.complete(key, uploadId, done).build(), clientHeaders, "application/xml");
-    StringBuilder xml = new StringBuilder("<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
+    Map<String, List<String>> h =
+        headers(s3a.complete(key, uploadId, done).build(), clientHeaders, "application/xml");
+    StringBuilder xml =
+        new StringBuilder(
+            "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
     for (UploadedPart p : parts) {
-      xml.append("<Part><PartNumber>").append(p.number()).append("</PartNumber><ETag>")
-          .append(S3Xml.escape(p.etag())).append("</ETag>");
+      xml.append("<Part><PartNumber>")
+          .append(p.number())
+          .append("</PartNumber><ETag>")
+          .append(S3Xml.escape(p.etag()))
+          .append("</ETag>");
       if (p.checksum() != null) {
         String e = PartChecksum.of(p.checksumAlgorithm()).element();
-        xml.append('<').append(e).append('>').append(S3Xml.escape(p.checksum())).append("</").append(e).append('>');
+        xml.append('<')
+            .append(e)
+            .append('>')
+            .append(S3Xml.escape(p.checksum()))
+            .append("</")
+            .append(e)
+            .append('>');
       }
       xml.append("</Part>");
     }
@@ -162,7 +189,12 @@ final class HttpUploads implements UploadRequests {
     URI uri = plan.uri(key, "uploadId=" + SdkHttpUtils.urlEncode(uploadId));
     SignedHttp.Answer a =
         http.send(
-            SdkHttpMethod.POST, uri, h, SignedHttp.Body.of(xml.toString().getBytes(StandardCharsets.UTF_8)), null, op + " " + where);
+            SdkHttpMethod.POST,
+            uri,
+            h,
+            SignedHttp.Body.of(xml.toString().getBytes(StandardCharsets.UTF_8)),
+            null,
+            op + " " + where);
     if (!a.ok()) {
       throw S3Errors.translate(op, where, a);
     }
@@ -170,13 +202,21 @@ final class HttpUploads implements UploadRequests {
     if (answer.root().equals("Error")) {
       // S3 may fail a complete after answering 200
       IOException x =
-          S3Errors.translate(op, where, 200, answer.child("Code").orElse(""), answer.child("Message").orElse(null), null);
+          S3Errors.translate(
+              op,
+              where,
+              200,
+              answer.child("Code").orElse(""),
+              answer.child("Message").orElse(null),
+              null);
       if (x instanceof NoSuchUploadException) {
         throw x;
       }
       throw new IOException(x.getMessage());
     }
-    return answer.child("ETag").orElseThrow(() -> new IOException(op + " " + where + ": the store's answer has no ETag"));
+    return answer
+        .child("ETag")
+        .orElseThrow(() -> new IOException(op + " " + where + ": the store's answer has no ETag"));
   }
 
   @Override
@@ -200,7 +240,8 @@ final class HttpUploads implements UploadRequests {
   }
 
   private SignedHttp.Answer put(String key, byte[] data, boolean ifAbsent) throws IOException {
-    Map<String, List<String>> h = headers(s3a.put(key, data.length).build(), clientHeaders, BODY_CONTENT_TYPE);
+    Map<String, List<String>> h =
+        headers(s3a.put(key, data.length).build(), clientHeaders, BODY_CONTENT_TYPE);
     if (ifAbsent) {
       h.put("if-none-match", Collections.singletonList("*"));
     }
@@ -208,7 +249,12 @@ final class HttpUploads implements UploadRequests {
       h.put(checksum.header(), List.of(checksum.of(PartData.of(List.of(data), data.length))));
     }
     return http.send(
-        SdkHttpMethod.PUT, plan.uri(key, null), h, SignedHttp.Body.of(data), null, "put " + names.display(key));
+        SdkHttpMethod.PUT,
+        plan.uri(key, null),
+        h,
+        SignedHttp.Body.of(data),
+        null,
+        "put " + names.display(key));
   }
 
   @Override

@@ -45,10 +45,14 @@ abstract class ListingPages<P, T> implements RemoteIterator<T> {
     this.stats = stats;
   }
 
-  /** @return what a page yields */
+  /**
+   * @return what a page yields
+   */
   abstract Iterator<T> items(P page);
 
-  /** @return where the next page starts, or null after the last page */
+  /**
+   * @return where the next page starts, or null after the last page
+   */
   abstract String next(P page);
 
   @Override

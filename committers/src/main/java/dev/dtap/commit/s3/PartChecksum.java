@@ -44,17 +44,23 @@ final class PartChecksum {
     throw new IllegalArgumentException("Unknown S3 checksum algorithm " + s3Name);
   }
 
-  /** @return the S3 name, such as {@code CRC32C} */
+  /**
+   * @return the S3 name, such as {@code CRC32C}
+   */
   String name() {
     return algorithm.algorithmId();
   }
 
-  /** @return the request and response header, such as {@code x-amz-checksum-crc32c} */
+  /**
+   * @return the request and response header, such as {@code x-amz-checksum-crc32c}
+   */
   String header() {
     return "x-amz-checksum-" + name().toLowerCase(Locale.ROOT);
   }
 
-  /** @return the element of a part in a complete request's body, such as {@code ChecksumCRC32C} */
+  /**
+   * @return the element of a part in a complete request's body, such as {@code ChecksumCRC32C}
+   */
   String element() {
     return "Checksum" + name();
   }

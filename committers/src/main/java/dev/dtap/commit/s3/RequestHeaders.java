@@ -18,8 +18,8 @@ import software.amazon.awssdk.core.protocol.MarshallLocation;
 import software.amazon.awssdk.core.traits.TimestampFormatTrait;
 
 /**
- * The HTTP headers of a request S3A's request factory built, read from the SDK's own description
- * of the request's fields ({@link SdkField}: where each field goes and under which name), plus the
+ * The HTTP headers of a request S3A's request factory built, read from the SDK's own description of
+ * the request's fields ({@link SdkField}: where each field goes and under which name), plus the
  * headers S3A adds to the request's and the client's override configuration (conditional writes,
  * requester-pays). So every setting S3A puts on a request (encryption, ACL, storage class,
  * checksums, content encoding, metadata, and whatever a later S3A adds as a header field) reaches
@@ -31,10 +31,12 @@ import software.amazon.awssdk.core.traits.TimestampFormatTrait;
  */
 final class RequestHeaders {
   /** Set by the HTTP client from the body and the URI; it refuses them from callers. */
-  private static final List<String> CLIENT_SET = List.of("content-length", "host", "expect", "connection");
+  private static final List<String> CLIENT_SET =
+      List.of("content-length", "host", "expect", "connection");
 
   private static final DateTimeFormatter RFC_822 =
-      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT).withZone(ZoneOffset.UTC);
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
 
   private RequestHeaders() {}
 
@@ -42,7 +44,8 @@ final class RequestHeaders {
    * The headers of a request.
    *
    * @param request the request, as S3A's request factory built it
-   * @param clientHeaders the S3 client's own headers (its override configuration), for every request
+   * @param clientHeaders the S3 client's own headers (its override configuration), for every
+   *     request
    * @return header names (lower case) to values, sorted by name
    * @throws IllegalArgumentException if a header field holds a value the SDK would not marshal
    */
@@ -99,8 +102,13 @@ final class RequestHeaders {
       return String.join(",", parts);
     }
     throw new IllegalArgumentException(
-        "S3A set " + f.memberName() + " (header " + f.locationName() + ") to a "
-            + value.getClass().getSimpleName() + ", which dtap's HTTP requests cannot send");
+        "S3A set "
+            + f.memberName()
+            + " (header "
+            + f.locationName()
+            + ") to a "
+            + value.getClass().getSimpleName()
+            + ", which dtap's HTTP requests cannot send");
   }
 
   private static void put(Map<String, List<String>> h, String name, List<String> values) {

@@ -3,8 +3,8 @@ package dev.dtap.commit.s3;
 import dev.dtap.commit.store.NoSuchUploadException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.AbortedException;
@@ -32,7 +32,8 @@ final class S3Errors {
   }
 
   static boolean isNoSuchUpload(SdkException e) {
-    return e instanceof AwsServiceException && isNoSuchUpload(((AwsServiceException) e).statusCode(), code(e));
+    return e instanceof AwsServiceException
+        && isNoSuchUpload(((AwsServiceException) e).statusCode(), code(e));
   }
 
   /**
@@ -41,7 +42,8 @@ final class S3Errors {
    * @return whether the answer says the upload does not exist (completed, aborted or never there)
    */
   static boolean isNoSuchUpload(int status, String code) {
-    return "NoSuchUpload".equals(code) || (status == 404 && !"NoSuchKey".equals(code) && !"NoSuchBucket".equals(code));
+    return "NoSuchUpload".equals(code)
+        || (status == 404 && !"NoSuchKey".equals(code) && !"NoSuchBucket".equals(code));
   }
 
   static boolean isMissing(SdkException e) {
@@ -113,7 +115,8 @@ final class S3Errors {
   }
 
   static InterruptedIOException interrupted(String operation, String where, Throwable cause) {
-    InterruptedIOException x = new InterruptedIOException(operation + " " + where + ": interrupted");
+    InterruptedIOException x =
+        new InterruptedIOException(operation + " " + where + ": interrupted");
     x.initCause(cause);
     return x;
   }

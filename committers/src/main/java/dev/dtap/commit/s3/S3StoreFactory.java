@@ -14,10 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves taps whose backend is S3A, with S3A's own machinery: on Hadoop 3.4 and later (AWS SDK
- * v2) {@link S3aV2Store}, on Hadoop 3.3 (AWS SDK v1) {@link S3aV1Store}. The Hadoop line is
- * recognised at run time from S3A's classes, so one jar serves every line; see
- * docs/dependencies.md. Thread-safe.
+ * Serves taps whose backend is S3A, with S3A's own machinery: on Hadoop 3.4 and later (AWS SDK v2)
+ * {@link S3aV2Store}, on Hadoop 3.3 (AWS SDK v1) {@link S3aV1Store}. The Hadoop line is recognised
+ * at run time from S3A's classes, so one jar serves every line; see docs/dependencies.md.
+ * Thread-safe.
  */
 public final class S3StoreFactory implements MultipartStoreFactory {
   private static final Logger LOG = LoggerFactory.getLogger(S3StoreFactory.class);
@@ -47,25 +47,35 @@ public final class S3StoreFactory implements MultipartStoreFactory {
     if (S3aV1Access.applies(backend)) {
       if (options.transport() == StoreOptions.Transport.HTTP) {
         throw new IOException(
-            CommitterKeys.TRANSPORT.name() + "=http needs S3A of Hadoop 3.4 or later; tap '" + tapName
-                + "' runs on Hadoop " + VersionInfo.getVersion() + ": use auto or s3a");
+            CommitterKeys.TRANSPORT.name()
+                + "=http needs S3A of Hadoop 3.4 or later; tap '"
+                + tapName
+                + "' runs on Hadoop "
+                + VersionInfo.getVersion()
+                + ": use auto or s3a");
       }
       if (!options.signedPayload()) {
         throw new IOException(
-            CommitterKeys.SIGNED_PAYLOAD.name() + "=false needs S3A of Hadoop 3.4 or later; tap '" + tapName
-                + "' runs on Hadoop " + VersionInfo.getVersion());
+            CommitterKeys.SIGNED_PAYLOAD.name()
+                + "=false needs S3A of Hadoop 3.4 or later; tap '"
+                + tapName
+                + "' runs on Hadoop "
+                + VersionInfo.getVersion());
       }
       S3aV1Access s3a = S3aV1Access.bind(backend);
       refuseClientSideEncryption(s3a.encryptionMethod(), tapName);
       return new S3aV1Store(s3a, names, options.conditionalPut());
     }
     throw new IOException(
-        "Tap '" + tapName + "': the dtap committers do not know this S3A (Hadoop "
-            + VersionInfo.getVersion() + "); supported: Hadoop 3.3.x, 3.4.x and 3.5.x");
+        "Tap '"
+            + tapName
+            + "': the dtap committers do not know this S3A (Hadoop "
+            + VersionInfo.getVersion()
+            + "); supported: Hadoop 3.3.x, 3.4.x and 3.5.x");
   }
 
-  private static MultipartStore v2(S3aV2Access s3a, KeyNames names, String tapName, StoreOptions options)
-      throws IOException {
+  private static MultipartStore v2(
+      S3aV2Access s3a, KeyNames names, String tapName, StoreOptions options) throws IOException {
     try {
       refuseClientSideEncryption(s3a.encryptionMethod(), tapName);
       String algorithm;
@@ -73,8 +83,12 @@ public final class S3StoreFactory implements MultipartStoreFactory {
         algorithm = s3a.initiate("dtap-probe").build().checksumAlgorithmAsString();
       } catch (PathIOException e) {
         throw new IOException(
-            "Tap '" + tapName + "': S3A refuses multipart uploads (fs.s3a.multipart.uploads.enabled),"
-                + " which the dtap committers need: " + e.getMessage(), e);
+            "Tap '"
+                + tapName
+                + "': S3A refuses multipart uploads (fs.s3a.multipart.uploads.enabled),"
+                + " which the dtap committers need: "
+                + e.getMessage(),
+            e);
       }
       UploadRequests uploads;
       String how;
@@ -91,20 +105,44 @@ public final class S3StoreFactory implements MultipartStoreFactory {
       }
       if (plan instanceof HttpPlan) {
         PartChecksum checksum =
-            algorithm != null ? PartChecksum.of(algorithm) : options.signedPayload() ? null : PartChecksum.of("CRC32C");
-        uploads = new HttpUploads(s3a, (HttpPlan) plan, names, checksum, algorithm == null && checksum != null, options.signedPayload());
+            algorithm != null
+                ? PartChecksum.of(algorithm)
+                : options.signedPayload() ? null : PartChecksum.of("CRC32C");
+        uploads =
+            new HttpUploads(
+                s3a,
+                (HttpPlan) plan,
+                names,
+                checksum,
+                algorithm == null && checksum != null,
+                options.signedPayload());
         how = "http: " + plan;
       } else {
         HttpPlan.Refusal r = (HttpPlan.Refusal) plan;
         if (options.transport() == StoreOptions.Transport.HTTP) {
           throw new IOException(
-              "Tap '" + tapName + "': " + CommitterKeys.TRANSPORT.name() + "=http cannot honour the tap's "
-                  + r.key + " (" + r.reason + "); use auto or s3a");
+              "Tap '"
+                  + tapName
+                  + "': "
+                  + CommitterKeys.TRANSPORT.name()
+                  + "=http cannot honour the tap's "
+                  + r.key
+                  + " ("
+                  + r.reason
+                  + "); use auto or s3a");
         }
         if (!options.signedPayload()) {
           throw new IOException(
-              "Tap '" + tapName + "': " + CommitterKeys.SIGNED_PAYLOAD.name() + "=false needs dtap's http"
-                  + " transport, which the tap's " + r.key + " rules out (" + r.reason + ")");
+              "Tap '"
+                  + tapName
+                  + "': "
+                  + CommitterKeys.SIGNED_PAYLOAD.name()
+                  + "=false needs dtap's http"
+                  + " transport, which the tap's "
+                  + r.key
+                  + " rules out ("
+                  + r.reason
+                  + ")");
         }
         uploads = new ClientUploads(s3a, names, algorithm);
         how = "S3A's client (" + r + ")";
@@ -121,9 +159,14 @@ public final class S3StoreFactory implements MultipartStoreFactory {
   private static void refuseClientSideEncryption(String method, String tapName) throws IOException {
     if (method.startsWith("CSE")) {
       throw new IOException(
-          "Tap '" + tapName + "' uses S3A client-side encryption (fs.s3a.encryption.algorithm="
-              + method.replace('_', '-') + "), which the dtap committers cannot write; use server-side"
-              + " encryption (SSE-S3, SSE-KMS, SSE-C) or " + CommitterKeys.NAME.name() + "=file");
+          "Tap '"
+              + tapName
+              + "' uses S3A client-side encryption (fs.s3a.encryption.algorithm="
+              + method.replace('_', '-')
+              + "), which the dtap committers cannot write; use server-side"
+              + " encryption (SSE-S3, SSE-KMS, SSE-C) or "
+              + CommitterKeys.NAME.name()
+              + "=file");
     }
   }
 }

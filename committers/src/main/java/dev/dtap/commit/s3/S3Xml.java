@@ -87,7 +87,9 @@ final class S3Xml {
     return root;
   }
 
-  /** @return the text of the root's first child of that name */
+  /**
+   * @return the text of the root's first child of that name
+   */
   Optional<String> child(String name) {
     return Optional.ofNullable(children.get(name));
   }

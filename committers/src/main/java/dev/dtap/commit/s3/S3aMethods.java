@@ -56,7 +56,9 @@ final class S3aMethods {
     }
   }
 
-  /** @return whether a class has a public method of that name and parameters */
+  /**
+   * @return whether a class has a public method of that name and parameters
+   */
   static boolean has(Class<?> c, String name, Class<?>... params) {
     try {
       c.getMethod(name, params);
@@ -94,7 +96,10 @@ final class S3aMethods {
 
   private static IOException missing(String what) {
     return new IOException(
-        "The dtap committers need S3A's " + what + ", which this Hadoop's S3A ("
-            + VersionInfo.getVersion() + ") lacks; see docs/dependencies.md");
+        "The dtap committers need S3A's "
+            + what
+            + ", which this Hadoop's S3A ("
+            + VersionInfo.getVersion()
+            + ") lacks; see docs/dependencies.md");
   }
 }

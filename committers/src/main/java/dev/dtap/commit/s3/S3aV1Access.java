@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
@@ -34,7 +35,7 @@ final class S3aV1Access {
   private static final String PURPOSE = "dtap committers";
 
   private final String bucket;
-  private final org.apache.hadoop.conf.Configuration conf;
+  private final Configuration conf;
   private final AmazonS3 client;
   private final Object factory;
   private final Object options;
@@ -54,16 +55,35 @@ final class S3aV1Access {
     this.conf = s3a.getConf();
     Class<?> fsClass = s3a.getClass();
     this.bucket = s3a.getUri().getHost();
-    this.client = (AmazonS3) call(method(fsClass, "getAmazonS3ClientForTesting", String.class), s3a, PURPOSE);
+    this.client =
+        (AmazonS3) call(method(fsClass, "getAmazonS3ClientForTesting", String.class), s3a, PURPOSE);
     this.factory = call(method(fsClass, "getRequestFactory"), s3a);
     Class<?> rf = factory.getClass();
     Class<?> optionsClass = load(fsClass, "org.apache.hadoop.fs.s3a.impl.PutObjectOptions");
     this.options = call(method(optionsClass, "keepingDirs"), null);
     this.initiate = method(rf, "newMultipartUploadRequest", String.class, optionsClass);
-    this.part = method(rf, "newUploadPartRequest", String.class, String.class, int.class, long.class, InputStream.class, File.class, long.class);
-    this.complete = method(rf, "newCompleteMultipartUploadRequest", String.class, String.class, List.class);
+    this.part =
+        method(
+            rf,
+            "newUploadPartRequest",
+            String.class,
+            String.class,
+            int.class,
+            long.class,
+            InputStream.class,
+            File.class,
+            long.class);
+    this.complete =
+        method(rf, "newCompleteMultipartUploadRequest", String.class, String.class, List.class);
     this.metadata = method(rf, "newObjectMetadata", long.class);
-    this.put = method(rf, "newPutObjectRequest", String.class, ObjectMetadata.class, optionsClass, InputStream.class);
+    this.put =
+        method(
+            rf,
+            "newPutObjectRequest",
+            String.class,
+            ObjectMetadata.class,
+            optionsClass,
+            InputStream.class);
     this.abort = method(rf, "newAbortMultipartUploadRequest", String.class, String.class);
     this.get = method(rf, "newGetObjectRequest", String.class);
     this.head = method(rf, "newGetObjectMetadataRequest", String.class);
@@ -86,8 +106,10 @@ final class S3aV1Access {
     return new S3aV1Access(s3a);
   }
 
-  /** @return S3A's effective configuration of the bucket (per-bucket options applied) */
-  org.apache.hadoop.conf.Configuration conf() {
+  /**
+   * @return S3A's effective configuration of the bucket (per-bucket options applied)
+   */
+  Configuration conf() {
     return conf;
   }
 
@@ -95,12 +117,16 @@ final class S3aV1Access {
     return bucket;
   }
 
-  /** @return S3A's S3 client; S3A owns it */
+  /**
+   * @return S3A's S3 client; S3A owns it
+   */
   AmazonS3 client() {
     return client;
   }
 
-  /** @return S3A's encryption method for the bucket, as its enum names it */
+  /**
+   * @return S3A's encryption method for the bucket, as its enum names it
+   */
   String encryptionMethod() throws IOException {
     return ((Enum<?>) call(encryption, factory)).name();
   }

@@ -33,8 +33,8 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * {@link MultipartStore} over a tap's S3A bucket on Hadoop 3.3: every request built by S3A's
- * request factory and sent by S3A's own client (AWS SDK v1), see {@link S3aV1Access}. Messages
- * name dtap paths. Thread-safe; S3A owns the client.
+ * request factory and sent by S3A's own client (AWS SDK v1), see {@link S3aV1Access}. Messages name
+ * dtap paths. Thread-safe; S3A owns the client.
  */
 final class S3aV1Store implements MultipartStore {
   private static final int DELETE_BATCH = 1000;
@@ -72,7 +72,8 @@ final class S3aV1Store implements MultipartStore {
   }
 
   private static boolean status(AmazonClientException e, int status) {
-    return e instanceof AmazonServiceException && ((AmazonServiceException) e).getStatusCode() == status;
+    return e instanceof AmazonServiceException
+        && ((AmazonServiceException) e).getStatusCode() == status;
   }
 
   private static boolean noSuchUpload(AmazonClientException e) {
@@ -80,7 +81,8 @@ final class S3aV1Store implements MultipartStore {
       return false;
     }
     AmazonServiceException s = (AmazonServiceException) e;
-    return S3Errors.isNoSuchUpload(s.getStatusCode(), s.getErrorCode() == null ? "" : s.getErrorCode());
+    return S3Errors.isNoSuchUpload(
+        s.getStatusCode(), s.getErrorCode() == null ? "" : s.getErrorCode());
   }
 
   private static boolean missing(AmazonClientException e) {
@@ -112,7 +114,8 @@ final class S3aV1Store implements MultipartStore {
       stats.uploaded(data.length());
       return new UploadedPart(partNumber, etag, data.length());
     } catch (AmazonClientException e) {
-      throw translate("upload part " + partNumber + " of upload " + uploadId + " to", where(key), e);
+      throw translate(
+          "upload part " + partNumber + " of upload " + uploadId + " to", where(key), e);
     }
   }
 
@@ -149,7 +152,8 @@ final class S3aV1Store implements MultipartStore {
     return retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId));
   }
 
-  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId) throws IOException {
+  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
+      throws IOException {
     List<UploadedPart> parts = new ArrayList<>();
     Integer marker = null;
     try {
@@ -257,7 +261,8 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public RemoteIterator<ObjectInfo> list(String prefix) throws IOException {
-    return new ListingPages<ListObjectsV2Result, ObjectInfo>(page(prefix, null), where(prefix), stats) {
+    return new ListingPages<ListObjectsV2Result, ObjectInfo>(
+        page(prefix, null), where(prefix), stats) {
       @Override
       Iterator<ObjectInfo> items(ListObjectsV2Result page) {
         List<ObjectInfo> out = new ArrayList<>(page.getObjectSummaries().size());
@@ -297,7 +302,8 @@ final class S3aV1Store implements MultipartStore {
             where(prefix),
             () -> {
               try {
-                com.amazonaws.services.s3.model.ListObjectsV2Request r = s3a.list(prefix, delimiter, LIST_PAGE);
+                com.amazonaws.services.s3.model.ListObjectsV2Request r =
+                    s3a.list(prefix, delimiter, LIST_PAGE);
                 r.setContinuationToken(token);
                 return s3.listObjectsV2(r);
               } catch (AmazonClientException e) {
@@ -334,7 +340,10 @@ final class S3aV1Store implements MultipartStore {
       }
       if (!failed.isEmpty()) {
         throw new IOException(
-            "Could not delete " + failed.size() + " objects, including " + failed.subList(0, Math.min(5, failed.size())));
+            "Could not delete "
+                + failed.size()
+                + " objects, including "
+                + failed.subList(0, Math.min(5, failed.size())));
       }
     } catch (AmazonClientException e) {
       throw translate("delete " + batch.size() + " objects from", describe(), e);

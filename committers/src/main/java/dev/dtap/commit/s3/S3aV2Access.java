@@ -29,9 +29,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 /**
  * S3A's own machinery on Hadoop 3.4 and later (AWS SDK v2), taken from the tap's S3A filesystem:
  * its S3 client (endpoint, region, credentials, proxy, signer, TLS, retries, requester-pays), its
- * request factory (encryption, ACL, storage class, checksums, content encoding) and its
- * credentials (every provider S3A accepts, delegation tokens included). Every request a committer
- * sends is built here exactly as S3A builds its own.
+ * request factory (encryption, ACL, storage class, checksums, content encoding) and its credentials
+ * (every provider S3A accepts, delegation tokens included). Every request a committer sends is
+ * built here exactly as S3A builds its own.
  *
  * <p>The S3A methods are private API whose signatures are stable from 3.4.0 to 3.5.0; they are
  * looked up by name when a tap's store is made, so a Hadoop line without them fails then, naming
@@ -64,15 +64,42 @@ final class S3aV2Access implements Closeable {
     this.bucket = s3a.getUri().getHost();
     this.conf = s3a.getConf();
     Object internals = call(method(fsClass, "getS3AInternals"), s3a);
-    this.client = (S3Client) call(method(internals.getClass(), "getAmazonS3Client", String.class), internals, PURPOSE);
+    this.client =
+        (S3Client)
+            call(
+                method(internals.getClass(), "getAmazonS3Client", String.class),
+                internals,
+                PURPOSE);
     this.factory = call(method(fsClass, "getRequestFactory"), s3a);
     Class<?> rf = factory.getClass();
     Class<?> optionsClass = load(fsClass, "org.apache.hadoop.fs.s3a.impl.PutObjectOptions");
     this.options = call(method(optionsClass, "defaultOptions"), null);
     this.initiate = method(rf, "newMultipartUploadRequestBuilder", String.class, optionsClass);
-    this.part = method(rf, "newUploadPartRequestBuilder", String.class, String.class, int.class, boolean.class, long.class);
-    this.complete = method(rf, "newCompleteMultipartUploadRequestBuilder", String.class, String.class, List.class, optionsClass);
-    this.put = method(rf, "newPutObjectRequestBuilder", String.class, optionsClass, long.class, boolean.class);
+    this.part =
+        method(
+            rf,
+            "newUploadPartRequestBuilder",
+            String.class,
+            String.class,
+            int.class,
+            boolean.class,
+            long.class);
+    this.complete =
+        method(
+            rf,
+            "newCompleteMultipartUploadRequestBuilder",
+            String.class,
+            String.class,
+            List.class,
+            optionsClass);
+    this.put =
+        method(
+            rf,
+            "newPutObjectRequestBuilder",
+            String.class,
+            optionsClass,
+            long.class,
+            boolean.class);
     this.abort = method(rf, "newAbortMultipartUploadRequestBuilder", String.class, String.class);
     this.get = method(rf, "newGetObjectRequestBuilder", String.class);
     this.head = method(rf, "newHeadObjectRequestBuilder", String.class);
@@ -80,7 +107,9 @@ final class S3aV2Access implements Closeable {
     this.delete = method(rf, "newBulkDeleteRequestBuilder", List.class);
     this.encryption = method(rf, "getServerSideEncryptionAlgorithm");
     // last: the share is counted and must be given back
-    this.credentials = (AwsCredentialsProvider) call(method(fsClass, "shareCredentials", String.class), s3a, PURPOSE);
+    this.credentials =
+        (AwsCredentialsProvider)
+            call(method(fsClass, "shareCredentials", String.class), s3a, PURPOSE);
   }
 
   /**
@@ -104,27 +133,38 @@ final class S3aV2Access implements Closeable {
     return new S3aV2Access(s3a);
   }
 
-  /** @return the bucket */
+  /**
+   * @return the bucket
+   */
   String bucket() {
     return bucket;
   }
 
-  /** @return S3A's effective configuration of the bucket (per-bucket options applied) */
+  /**
+   * @return S3A's effective configuration of the bucket (per-bucket options applied)
+   */
   Configuration conf() {
     return conf;
   }
 
-  /** @return S3A's S3 client; S3A owns it */
+  /**
+   * @return S3A's S3 client; S3A owns it
+   */
   S3Client client() {
     return client;
   }
 
-  /** @return S3A's credentials, as its own requests use them */
+  /**
+   * @return S3A's credentials, as its own requests use them
+   */
   AwsCredentialsProvider credentials() {
     return credentials;
   }
 
-  /** @return S3A's encryption method for the bucket, as its enum names it ({@code SSE_KMS}, {@code NONE}...) */
+  /**
+   * @return S3A's encryption method for the bucket, as its enum names it ({@code SSE_KMS}, {@code
+   *     NONE}...)
+   */
   String encryptionMethod() throws IOException {
     return ((Enum<?>) call(encryption, factory)).name();
   }
@@ -139,9 +179,10 @@ final class S3aV2Access implements Closeable {
     return (UploadPartRequest.Builder) call(part, factory, key, uploadId, number, false, size);
   }
 
-  CompleteMultipartUploadRequest.Builder complete(String key, String uploadId, List<CompletedPart> parts)
-      throws IOException {
-    return (CompleteMultipartUploadRequest.Builder) call(complete, factory, key, uploadId, parts, options);
+  CompleteMultipartUploadRequest.Builder complete(
+      String key, String uploadId, List<CompletedPart> parts) throws IOException {
+    return (CompleteMultipartUploadRequest.Builder)
+        call(complete, factory, key, uploadId, parts, options);
   }
 
   PutObjectRequest.Builder put(String key, long length) throws IOException {
@@ -160,7 +201,8 @@ final class S3aV2Access implements Closeable {
     return (HeadObjectRequest.Builder) call(head, factory, key);
   }
 
-  ListObjectsV2Request.Builder list(String prefix, String delimiter, int maxKeys) throws IOException {
+  ListObjectsV2Request.Builder list(String prefix, String delimiter, int maxKeys)
+      throws IOException {
     return (ListObjectsV2Request.Builder) call(list, factory, prefix, delimiter, maxKeys);
   }
 

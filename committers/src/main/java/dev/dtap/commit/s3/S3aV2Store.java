@@ -33,9 +33,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * {@link MultipartStore} over a tap's S3A bucket on Hadoop 3.4 and later: the requests made for
- * every file through {@link UploadRequests} (dtap's HTTP requests or S3A's client), everything
- * else through S3A's own client, every request built by S3A's request factory ({@link
- * S3aV2Access}). Messages name dtap paths. Thread-safe; S3A owns the client.
+ * every file through {@link UploadRequests} (dtap's HTTP requests or S3A's client), everything else
+ * through S3A's own client, every request built by S3A's request factory ({@link S3aV2Access}).
+ * Messages name dtap paths. Thread-safe; S3A owns the client.
  */
 final class S3aV2Store implements MultipartStore {
   private static final int DELETE_BATCH = 1000;
@@ -58,7 +58,11 @@ final class S3aV2Store implements MultipartStore {
    * @param transport how the per-file requests travel and why, for {@link #toString()}
    */
   S3aV2Store(
-      S3aV2Access s3a, UploadRequests uploads, KeyNames names, boolean conditionalPut, String transport) {
+      S3aV2Access s3a,
+      UploadRequests uploads,
+      KeyNames names,
+      boolean conditionalPut,
+      String transport) {
     this.s3a = s3a;
     this.s3 = s3a.client();
     this.uploads = uploads;
@@ -68,7 +72,9 @@ final class S3aV2Store implements MultipartStore {
     this.retries = new StoreRetries(s3a.conf());
   }
 
-  /** @return the per-file requests, for tests */
+  /**
+   * @return the per-file requests, for tests
+   */
   UploadRequests uploads() {
     return uploads;
   }
@@ -124,7 +130,8 @@ final class S3aV2Store implements MultipartStore {
     return retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId));
   }
 
-  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId) throws IOException {
+  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
+      throws IOException {
     // S3A has no builder for it: the encryption key its HEAD of the object would carry, if any
     HeadObjectRequest head = s3a.head(key).build();
     List<UploadedPart> parts = new ArrayList<>();
@@ -146,8 +153,10 @@ final class S3aV2Store implements MultipartStore {
         ListPartsResponse r = s3.listParts(b.build());
         for (Part p : r.parts()) {
           String alg = r.checksumAlgorithmAsString();
-          String sum = alg == null ? null : p.getValueForField("Checksum" + alg, String.class).orElse(null);
-          parts.add(new UploadedPart(p.partNumber(), p.eTag(), p.size(), sum == null ? null : alg, sum));
+          String sum =
+              alg == null ? null : p.getValueForField("Checksum" + alg, String.class).orElse(null);
+          parts.add(
+              new UploadedPart(p.partNumber(), p.eTag(), p.size(), sum == null ? null : alg, sum));
         }
         if (!Boolean.TRUE.equals(r.isTruncated()) || r.nextPartNumberMarker() == null) {
           return Optional.of(parts);
@@ -236,7 +245,8 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public RemoteIterator<ObjectInfo> list(String prefix) throws IOException {
-    return new ListingPages<ListObjectsV2Response, ObjectInfo>(page(prefix, null), where(prefix), stats) {
+    return new ListingPages<ListObjectsV2Response, ObjectInfo>(
+        page(prefix, null), where(prefix), stats) {
       @Override
       String next(ListObjectsV2Response page) {
         return nextToken(page);
@@ -256,7 +266,8 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public RemoteIterator<String> listChildPrefixes(String prefix) throws IOException {
-    return new ListingPages<ListObjectsV2Response, String>(page(prefix, "/"), where(prefix), stats) {
+    return new ListingPages<ListObjectsV2Response, String>(
+        page(prefix, "/"), where(prefix), stats) {
       @Override
       String next(ListObjectsV2Response page) {
         return nextToken(page);
@@ -285,7 +296,8 @@ final class S3aV2Store implements MultipartStore {
             where(prefix),
             () -> {
               try {
-                return s3.listObjectsV2(s3a.list(prefix, delimiter, LIST_PAGE).continuationToken(token).build());
+                return s3.listObjectsV2(
+                    s3a.list(prefix, delimiter, LIST_PAGE).continuationToken(token).build());
               } catch (SdkException e) {
                 throw S3Errors.translate("list", where(prefix), e);
               } catch (UncheckedIOException e) {

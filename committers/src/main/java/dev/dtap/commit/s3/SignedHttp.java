@@ -31,12 +31,12 @@ import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
  * Sends one S3 request over the JDK's HTTP client, signed by the AWS SDK's SigV4 signer with the
- * tap's S3A credentials (resolved for every request, so rotated and session credentials are used
- * as S3A uses them). Retries what the SDK's standard mode retries (failed exchanges, 5xx,
- * throttling), up to S3A's {@code fs.s3a.attempts.maximum} attempts with the SDK's jittered
- * exponential backoff; corrects for clock skew from the store's {@code Date} when it answers
- * {@code RequestTimeTooSkewed}, as the SDK does. At most {@code fs.s3a.connection.maximum}
- * requests are in flight at once.
+ * tap's S3A credentials (resolved for every request, so rotated and session credentials are used as
+ * S3A uses them). Retries what the SDK's standard mode retries (failed exchanges, 5xx, throttling),
+ * up to S3A's {@code fs.s3a.attempts.maximum} attempts with the SDK's jittered exponential backoff;
+ * corrects for clock skew from the store's {@code Date} when it answers {@code
+ * RequestTimeTooSkewed}, as the SDK does. At most {@code fs.s3a.connection.maximum} requests are in
+ * flight at once.
  *
  * <p>Over plain http a payload is signed (the signer hashes it) unless the caller asks for an
  * unsigned one; over https it is sent as {@code UNSIGNED-PAYLOAD}, as the SDK sends S3 requests.
@@ -45,7 +45,8 @@ import software.amazon.awssdk.retries.api.BackoffStrategy;
 final class SignedHttp {
   private static final BackoffStrategy BACKOFF =
       BackoffStrategy.exponentialDelay(Duration.ofMillis(100), Duration.ofSeconds(20));
-  private static final List<String> NOT_FORWARDED = List.of("host", "content-length", "expect", "connection");
+  private static final List<String> NOT_FORWARDED =
+      List.of("host", "content-length", "expect", "connection");
   private static final String USER_AGENT = "dtap-committers Java-http-client";
 
   private final HttpPlan plan;
@@ -101,8 +102,8 @@ final class SignedHttp {
 
     /**
      * @param part the bytes
-     * @param signPayload whether the payload's SHA-256 is signed over plain http; false sends it
-     *     as {@code UNSIGNED-PAYLOAD}, its checksum header being the caller's
+     * @param signPayload whether the payload's SHA-256 is signed over plain http; false sends it as
+     *     {@code UNSIGNED-PAYLOAD}, its checksum header being the caller's
      */
     static Body of(PartData part, boolean signPayload) {
       return new Body(null, part, signPayload);
@@ -127,7 +128,9 @@ final class SignedHttp {
 
     HttpRequest.BodyPublisher publisher() {
       if (part == null) {
-        return bytes.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(bytes);
+        return bytes.length == 0
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(bytes);
       }
       List<byte[]> arrays = part.arrays();
       java.util.concurrent.Flow.Publisher<java.nio.ByteBuffer> unsized =
@@ -181,7 +184,12 @@ final class SignedHttp {
    * @throws IOException if no answer came on the last attempt
    */
   Answer send(
-      SdkHttpMethod method, URI uri, Map<String, List<String>> headers, Body body, Duration timeout, String what)
+      SdkHttpMethod method,
+      URI uri,
+      Map<String, List<String>> headers,
+      Body body,
+      Duration timeout,
+      String what)
       throws IOException {
     int attempts = plan.attempts();
     for (int attempt = 1; ; attempt++) {
@@ -192,7 +200,8 @@ final class SignedHttp {
         throw e;
       } catch (IOException e) {
         if (attempt >= attempts) {
-          throw new IOException(what + ": " + e.getMessage() + " (after " + attempt + " attempts)", e);
+          throw new IOException(
+              what + ": " + e.getMessage() + " (after " + attempt + " attempts)", e);
         }
         pause(attempt, what);
         continue;
@@ -205,7 +214,12 @@ final class SignedHttp {
   }
 
   private Answer once(
-      SdkHttpMethod method, URI uri, Map<String, List<String>> headers, Body body, Duration timeout, String what)
+      SdkHttpMethod method,
+      URI uri,
+      Map<String, List<String>> headers,
+      Body body,
+      Duration timeout,
+      String what)
       throws IOException {
     SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder().method(method).uri(uri);
     headers.forEach(unsigned::putHeader);
@@ -229,13 +243,17 @@ final class SignedHttp {
               }
             });
     HttpRequest.Builder b = HttpRequest.newBuilder(uri).method(method.name(), body.publisher());
-    signed.request().headers().forEach((name, values) -> {
-      if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
-        for (String v : values) {
-          b.header(name, v);
-        }
-      }
-    });
+    signed
+        .request()
+        .headers()
+        .forEach(
+            (name, values) -> {
+              if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
+                for (String v : values) {
+                  b.header(name, v);
+                }
+              }
+            });
     b.header("User-Agent", USER_AGENT);
     plan.proxyAuthorization().ifPresent(v -> b.header("Proxy-Authorization", v));
     Duration t = timeout != null ? timeout : plan.requestTimeout().orElse(null);
@@ -286,7 +304,10 @@ final class SignedHttp {
       return;
     }
     try {
-      long server = ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+      long server =
+          ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME)
+              .toInstant()
+              .toEpochMilli();
       skewMillis.set(server - clock.millis());
     } catch (DateTimeParseException e) {
       // no usable clock: the retry signs with ours again
@@ -308,7 +329,9 @@ final class SignedHttp {
     return x;
   }
 
-  /** @return how far the store's clock is ahead of ours, as last learnt (for tests) */
+  /**
+   * @return how far the store's clock is ahead of ours, as last learnt (for tests)
+   */
   long skewMillis() {
     return skewMillis.get();
   }

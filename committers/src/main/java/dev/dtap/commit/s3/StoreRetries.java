@@ -21,7 +21,9 @@ import org.apache.hadoop.util.functional.CallableRaisingIOE;
 final class StoreRetries {
   private final Invoker invoker;
 
-  /** @param conf the tap's S3A configuration */
+  /**
+   * @param conf the tap's S3A configuration
+   */
   StoreRetries(Configuration conf) {
     this.invoker = new Invoker(new S3ARetryPolicy(conf), Invoker.LOG_EVENT);
   }

@@ -7,9 +7,9 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * The requests a committer makes for every file it writes: initiate, upload part, complete, and
- * the small puts of its journal and task records. Four of them per file, so their cost per request
- * is most of a job's request cost; {@link S3aV2Store} sends everything else through S3A's client.
+ * The requests a committer makes for every file it writes: initiate, upload part, complete, and the
+ * small puts of its journal and task records. Four of them per file, so their cost per request is
+ * most of a job's request cost; {@link S3aV2Store} sends everything else through S3A's client.
  * Failures are IOExceptions classified as {@link S3Errors} does, naming the {@code s3a://} path.
  *
  * <p>Implementations are thread-safe.
@@ -30,7 +30,8 @@ interface UploadRequests extends Closeable {
    * @return the part as the store acknowledged it
    * @throws IOException {@link dev.dtap.commit.store.NoSuchUploadException} for an unknown upload
    */
-  UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data) throws IOException;
+  UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+      throws IOException;
 
   /**
    * @param key the object key

@@ -4,9 +4,9 @@ import java.io.InputStream;
 import java.util.List;
 
 /**
- * The first {@code length} bytes of a list of arrays as one stream, without copying them. Mark
- * and reset work over the whole stream, whatever the read limit, so a client that resends a part
- * can rewind it. Not thread-safe, as streams are not.
+ * The first {@code length} bytes of a list of arrays as one stream, without copying them. Mark and
+ * reset work over the whole stream, whatever the read limit, so a client that resends a part can
+ * rewind it. Not thread-safe, as streams are not.
  */
 final class ArraysInputStream extends InputStream {
   private final List<byte[]> arrays;

@@ -6,9 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
- * A range of a local file as a stream, read through its channel. Mark and reset work over the
- * whole range, whatever the read limit, so a client that resends a part can rewind it. Not
- * thread-safe, as streams are not.
+ * A range of a local file as a stream, read through its channel. Mark and reset work over the whole
+ * range, whatever the read limit, so a client that resends a part can rewind it. Not thread-safe,
+ * as streams are not.
  */
 final class FileRangeInputStream extends InputStream {
   private final FileChannel channel;

@@ -12,7 +12,9 @@ import org.apache.hadoop.fs.Path;
 public final class KeyNames {
   private final TapContext tap;
 
-  /** @param tap the tap whose root the keys live under */
+  /**
+   * @param tap the tap whose root the keys live under
+   */
   public KeyNames(TapContext tap) {
     this.tap = tap;
   }
@@ -44,7 +46,9 @@ public final class KeyNames {
     }
   }
 
-  /** @return the tap's root, {@code dtap://<tap>/} */
+  /**
+   * @return the tap's root, {@code dtap://<tap>/}
+   */
   public String root() {
     return "dtap://" + tap.config().name() + "/";
   }

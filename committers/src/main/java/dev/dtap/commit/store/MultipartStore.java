@@ -153,9 +153,13 @@ public interface MultipartStore extends Closeable {
    */
   void delete(Collection<String> keys) throws IOException;
 
-  /** @return the smallest size of a part that is not the last (5 MiB on S3) */
+  /**
+   * @return the smallest size of a part that is not the last (5 MiB on S3)
+   */
   long minimumPartSize();
 
-  /** @return the requests this store has sent, by operation */
+  /**
+   * @return the requests this store has sent, by operation
+   */
   StoreStatistics statistics();
 }

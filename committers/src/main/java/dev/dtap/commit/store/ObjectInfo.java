@@ -24,22 +24,30 @@ public final class ObjectInfo {
     this.modificationTime = modificationTime;
   }
 
-  /** @return the key */
+  /**
+   * @return the key
+   */
   public String key() {
     return key;
   }
 
-  /** @return the size in bytes */
+  /**
+   * @return the size in bytes
+   */
   public long length() {
     return length;
   }
 
-  /** @return the etag, or null */
+  /**
+   * @return the etag, or null
+   */
   public String etag() {
     return etag;
   }
 
-  /** @return the modification time in milliseconds since the epoch */
+  /**
+   * @return the modification time in milliseconds since the epoch
+   */
   public long modificationTime() {
     return modificationTime;
   }

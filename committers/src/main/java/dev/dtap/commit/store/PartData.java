@@ -14,7 +14,9 @@ import java.util.zip.Checksum;
  * Implementations are immutable.
  */
 public interface PartData {
-  /** @return the number of bytes */
+  /**
+   * @return the number of bytes
+   */
   long length();
 
   /**
@@ -159,7 +161,8 @@ public interface PartData {
 
       @Override
       public InputStream open() throws IOException {
-        return new FileRangeInputStream(FileChannel.open(file, StandardOpenOption.READ), offset, length);
+        return new FileRangeInputStream(
+            FileChannel.open(file, StandardOpenOption.READ), offset, length);
       }
     };
   }

@@ -1,8 +1,8 @@
 package dev.dtap.commit.store;
 
 /**
- * The committers' settings that shape a tap's store, parsed once with the other committer keys
- * (see {@code dev.dtap.commit.CommitterConfig}) and handed to {@link MultipartStoreFactory#create}.
+ * The committers' settings that shape a tap's store, parsed once with the other committer keys (see
+ * {@code dev.dtap.commit.CommitterConfig}) and handed to {@link MultipartStoreFactory#create}.
  * Immutable and thread-safe.
  */
 public final class StoreOptions {
@@ -37,7 +37,9 @@ public final class StoreOptions {
     this.transport = transport;
   }
 
-  /** @return the defaults: conditional puts, signed payloads, {@link Transport#AUTO} */
+  /**
+   * @return the defaults: conditional puts, signed payloads, {@link Transport#AUTO}
+   */
   public static StoreOptions defaults() {
     return new StoreOptions(true, true, Transport.AUTO);
   }

@@ -52,7 +52,9 @@ public final class StoreStatistics {
     return requests.get(op.ordinal());
   }
 
-  /** @return all requests so far */
+  /**
+   * @return all requests so far
+   */
   public long totalRequests() {
     long sum = 0;
     for (int i = 0; i < requests.length(); i++) {
@@ -61,12 +63,16 @@ public final class StoreStatistics {
     return sum;
   }
 
-  /** @return bytes uploaded in parts and small objects so far */
+  /**
+   * @return bytes uploaded in parts and small objects so far
+   */
   public long bytesUploaded() {
     return bytes.get(0);
   }
 
-  /** @return a copy of the request counters */
+  /**
+   * @return a copy of the request counters
+   */
   public Map<Op, Long> snapshot() {
     Map<Op, Long> m = new EnumMap<>(Op.class);
     for (Op op : Op.values()) {

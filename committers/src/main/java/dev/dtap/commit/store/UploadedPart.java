@@ -35,7 +35,8 @@ public final class UploadedPart {
    * @throws IllegalArgumentException if the number is below 1, or only one of algorithm and
    *     checksum is given
    */
-  public UploadedPart(int number, String etag, long size, String checksumAlgorithm, String checksum) {
+  public UploadedPart(
+      int number, String etag, long size, String checksumAlgorithm, String checksum) {
     if (number < 1) {
       throw new IllegalArgumentException("part numbers start at 1, got " + number);
     }
@@ -49,27 +50,37 @@ public final class UploadedPart {
     this.checksum = checksum;
   }
 
-  /** @return the part number */
+  /**
+   * @return the part number
+   */
   public int number() {
     return number;
   }
 
-  /** @return the etag the store returned */
+  /**
+   * @return the etag the store returned
+   */
   public String etag() {
     return etag;
   }
 
-  /** @return the size in bytes */
+  /**
+   * @return the size in bytes
+   */
   public long size() {
     return size;
   }
 
-  /** @return the S3 name of the part checksum's algorithm, or null when it has none */
+  /**
+   * @return the S3 name of the part checksum's algorithm, or null when it has none
+   */
   public String checksumAlgorithm() {
     return checksumAlgorithm;
   }
 
-  /** @return the part's checksum (base64), or null when it was uploaded without one */
+  /**
+   * @return the part's checksum (base64), or null when it was uploaded without one
+   */
   public String checksum() {
     return checksum;
   }
@@ -94,7 +105,13 @@ public final class UploadedPart {
 
   @Override
   public String toString() {
-    return "part " + number + " (" + size + " bytes, etag " + etag
-        + (checksum == null ? "" : ", " + checksumAlgorithm + " " + checksum) + ")";
+    return "part "
+        + number
+        + " ("
+        + size
+        + " bytes, etag "
+        + etag
+        + (checksum == null ? "" : ", " + checksumAlgorithm + " " + checksum)
+        + ")";
   }
 }

@@ -32,7 +32,8 @@ final class OfflineS3a {
     c.set("fs.s3a.endpoint.region", "us-east-1");
     c.set("fs.s3a.path.style.access", "true");
     c.set("fs.s3a.connection.ssl.enabled", String.valueOf(endpoint.startsWith("https")));
-    c.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    c.set(
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
     c.set("fs.s3a.access.key", ACCESS_KEY);
     c.set("fs.s3a.secret.key", SECRET_KEY);
     c.set("fs.s3a.attempts.maximum", "3");
@@ -43,7 +44,9 @@ final class OfflineS3a {
     return c;
   }
 
-  /** @return a new S3A filesystem of {@code s3a://bucket/} */
+  /**
+   * @return a new S3A filesystem of {@code s3a://bucket/}
+   */
   static FileSystem s3a(Configuration conf) throws IOException {
     return FileSystem.newInstance(URI.create("s3a://" + BUCKET + "/"), conf);
   }
@@ -68,7 +71,9 @@ final class OfflineS3a {
     return c;
   }
 
-  /** @return a new dtap filesystem of tap {@code lake} */
+  /**
+   * @return a new dtap filesystem of tap {@code lake}
+   */
   static FileSystem dtap(Configuration conf) throws IOException {
     return FileSystem.newInstance(URI.create("dtap://lake/"), conf);
   }

@@ -69,7 +69,9 @@ final class ScriptedS3 implements AutoCloseable {
     }
 
     static Answer error(int status, String code) {
-      return new Answer(status, "<Error><Code>" + code + "</Code><Message>scripted " + code + "</Message></Error>");
+      return new Answer(
+          status,
+          "<Error><Code>" + code + "</Code><Message>scripted " + code + "</Message></Error>");
     }
   }
 
@@ -84,7 +86,9 @@ final class ScriptedS3 implements AutoCloseable {
     server.start();
   }
 
-  /** @return the endpoint, {@code http://127.0.0.1:port} */
+  /**
+   * @return the endpoint, {@code http://127.0.0.1:port}
+   */
   String endpoint() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
@@ -117,13 +121,24 @@ final class ScriptedS3 implements AutoCloseable {
   private void handle(HttpExchange x) throws IOException {
     byte[] body = x.getRequestBody().readAllBytes();
     Map<String, String> headers = new TreeMap<>();
-    x.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
-    Request r = new Request(x.getRequestMethod(), x.getRequestURI().getRawPath()
-        + (x.getRequestURI().getRawQuery() == null ? "" : "?" + x.getRequestURI().getRawQuery()), headers, body);
+    x.getRequestHeaders()
+        .forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
+    Request r =
+        new Request(
+            x.getRequestMethod(),
+            x.getRequestURI().getRawPath()
+                + (x.getRequestURI().getRawQuery() == null
+                    ? ""
+                    : "?" + x.getRequestURI().getRawQuery()),
+            headers,
+            body);
     Answer a;
     synchronized (this) {
       requests.add(r);
-      a = checkClock && skewed(r) ? Answer.error(403, "RequestTimeTooSkewed") : script.isEmpty() ? success(r) : script.poll();
+      a =
+          checkClock && skewed(r)
+              ? Answer.error(403, "RequestTimeTooSkewed")
+              : script.isEmpty() ? success(r) : script.poll();
     }
     a.headers.forEach((k, v) -> x.getResponseHeaders().add(k, v));
     byte[] out = a.body.getBytes(StandardCharsets.UTF_8);
@@ -136,10 +151,15 @@ final class ScriptedS3 implements AutoCloseable {
   private static Answer success(Request r) {
     String q = r.target.contains("?") ? r.target.substring(r.target.indexOf('?') + 1) : "";
     if (r.method.equals("POST") && q.equals("uploads")) {
-      return new Answer(200, "<InitiateMultipartUploadResult><UploadId>up+1/=</UploadId></InitiateMultipartUploadResult>");
+      return new Answer(
+          200,
+          "<InitiateMultipartUploadResult><UploadId>up+1/=</UploadId>"
+              + "</InitiateMultipartUploadResult>");
     }
     if (r.method.equals("POST") && q.startsWith("uploadId=")) {
-      return new Answer(200, "<CompleteMultipartUploadResult><ETag>\"done-1\"</ETag></CompleteMultipartUploadResult>");
+      return new Answer(
+          200,
+          "<CompleteMultipartUploadResult><ETag>\"done-1\"</ETag></CompleteMultipartUploadResult>");
     }
     return new Answer(200, "").header("ETag", "\"" + md5(r.body) + "\"");
   }
@@ -148,7 +168,8 @@ final class ScriptedS3 implements AutoCloseable {
     java.time.Instant signed =
         java.time.ZonedDateTime.parse(
                 r.header("x-amz-date"),
-                java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC))
+                java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                    .withZone(java.time.ZoneOffset.UTC))
             .toInstant();
     return Math.abs(java.time.Duration.between(signed, java.time.Instant.now()).toMinutes()) > 15;
   }

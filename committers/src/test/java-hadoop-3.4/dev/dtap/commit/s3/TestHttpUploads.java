@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.SdkHttpMethod;
 
 /**
- * dtap's own requests on the wire, against a scripted loopback server: they carry S3A's settings,
- * a signed payload hash (or an unsigned payload with its checksum), S3A's key and no secret; they
+ * dtap's own requests on the wire, against a scripted loopback server: they carry S3A's settings, a
+ * signed payload hash (or an unsigned payload with its checksum), S3A's key and no secret; they
  * retry what the SDK retries, correct for clock skew, and classify the store's answers.
  */
 class TestHttpUploads {
@@ -55,7 +55,8 @@ class TestHttpUploads {
     server.close();
   }
 
-  private MultipartStore store(Map<String, String> s3a, Map<String, String> site) throws IOException {
+  private MultipartStore store(Map<String, String> s3a, Map<String, String> site)
+      throws IOException {
     Map<String, String> dtap = new HashMap<>(site);
     dtap.putIfAbsent("fs.dtap.committer.transport", "http");
     Configuration conf = OfflineS3a.tap(OfflineS3a.conf(server.endpoint(), s3a), dtap);
@@ -82,13 +83,16 @@ class TestHttpUploads {
   @Test
   void requestsCarryS3asSettingsAndASignedPayloadAndNoSecret() throws Exception {
     MultipartStore store =
-        store(Map.of("fs.s3a.encryption.algorithm", "SSE-KMS", "fs.s3a.encryption.key", "kms-key-1"), Map.of());
+        store(
+            Map.of("fs.s3a.encryption.algorithm", "SSE-KMS", "fs.s3a.encryption.key", "kms-key-1"),
+            Map.of());
     String id = store.initiate(KEY);
     assertThat(id).isEqualTo("up+1/=");
     ScriptedS3.Request initiate = server.last();
     assertThat(initiate.target).isEqualTo("/bucket/warehouse/dir/a%20b%2B%C3%BC.txt?uploads");
     assertThat(initiate.header("x-amz-server-side-encryption")).isEqualTo("aws:kms");
-    assertThat(initiate.header("x-amz-server-side-encryption-aws-kms-key-id")).isEqualTo("kms-key-1");
+    assertThat(initiate.header("x-amz-server-side-encryption-aws-kms-key-id"))
+        .isEqualTo("kms-key-1");
     assertThat(initiate.header("content-type")).isEqualTo("binary/octet-stream");
     assertThat(initiate.header("authorization"))
         .startsWith("AWS4-HMAC-SHA256 Credential=" + OfflineS3a.ACCESS_KEY + "/")
@@ -105,22 +109,31 @@ class TestHttpUploads {
     byte[] sent = new byte[170_000];
     System.arraycopy(first, 0, sent, 0, first.length);
     System.arraycopy(second, 0, sent, first.length, second.length);
-    assertThat(part.body).as("the part's bytes, not the unused end of its last array").isEqualTo(sent);
-    assertThat(part.target).isEqualTo("/bucket/warehouse/dir/a%20b%2B%C3%BC.txt?partNumber=1&uploadId=up%2B1%2F%3D");
-    assertThat(part.header("x-amz-content-sha256")).as("the payload is signed over http").isEqualTo(sha256Hex(sent));
+    assertThat(part.body)
+        .as("the part's bytes, not the unused end of its last array")
+        .isEqualTo(sent);
+    assertThat(part.target)
+        .isEqualTo("/bucket/warehouse/dir/a%20b%2B%C3%BC.txt?partNumber=1&uploadId=up%2B1%2F%3D");
+    assertThat(part.header("x-amz-content-sha256"))
+        .as("the payload is signed over http")
+        .isEqualTo(sha256Hex(sent));
     assertThat(p.etag()).isEqualTo("\"" + ScriptedS3.md5(sent) + "\"");
     assertThat(p.checksum()).isNull();
 
     assertThat(store.complete(KEY, id, List.of(p))).isEqualTo("\"done-1\"");
     assertThat(server.last().bodyText())
-        .contains("<Part><PartNumber>1</PartNumber><ETag>&quot;" + ScriptedS3.md5(sent) + "&quot;</ETag></Part>");
+        .contains(
+            "<Part><PartNumber>1</PartNumber><ETag>&quot;"
+                + ScriptedS3.md5(sent)
+                + "&quot;</ETag></Part>");
 
     store.put("warehouse/rec", "x".getBytes(StandardCharsets.UTF_8));
     assertThat(server.last().header("content-type")).isEqualTo("application/octet-stream");
     assertThat(server.last().header("x-amz-server-side-encryption")).isEqualTo("aws:kms");
 
     for (ScriptedS3.Request r : server.requests()) {
-      assertThat(r.headers.toString() + r.target + r.bodyText()).doesNotContain(OfflineS3a.SECRET_KEY);
+      assertThat(r.headers.toString() + r.target + r.bodyText())
+          .doesNotContain(OfflineS3a.SECRET_KEY);
     }
   }
 
@@ -139,7 +152,9 @@ class TestHttpUploads {
   @Test
   void lastingErrorsFailAfterS3asAttemptsNamingTheDtapPath() throws Exception {
     MultipartStore store = store(Map.of("fs.s3a.attempts.maximum", "2"), Map.of());
-    server.then(ScriptedS3.Answer.error(500, "InternalError"), ScriptedS3.Answer.error(500, "InternalError"));
+    server.then(
+        ScriptedS3.Answer.error(500, "InternalError"),
+        ScriptedS3.Answer.error(500, "InternalError"));
     assertThatThrownBy(() -> store.put("warehouse/x", new byte[1]))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("dtap://lake/x")
@@ -154,19 +169,25 @@ class TestHttpUploads {
   void answersAreClassified() throws Exception {
     MultipartStore store = store(Map.of(), Map.of());
     List<UploadedPart> parts = List.of(new UploadedPart(1, "\"e\"", 1));
-    server.then(new ScriptedS3.Answer(200, "<Error><Code>InternalError</Code><Message>late</Message></Error>"));
+    server.then(
+        new ScriptedS3.Answer(
+            200, "<Error><Code>InternalError</Code><Message>late</Message></Error>"));
     assertThatThrownBy(() -> store.complete(KEY, "u", parts))
         .as("an error inside a 200 answer to complete")
         .isInstanceOf(IOException.class)
         .isNotInstanceOf(NoSuchUploadException.class)
         .hasMessageContaining("InternalError");
-    server.then(new ScriptedS3.Answer(200, "<Error><Code>NoSuchUpload</Code><Message>gone</Message></Error>"));
-    assertThatThrownBy(() -> store.complete(KEY, "u", parts)).isInstanceOf(NoSuchUploadException.class);
+    server.then(
+        new ScriptedS3.Answer(
+            200, "<Error><Code>NoSuchUpload</Code><Message>gone</Message></Error>"));
+    assertThatThrownBy(() -> store.complete(KEY, "u", parts))
+        .isInstanceOf(NoSuchUploadException.class);
     server.then(ScriptedS3.Answer.error(404, "NoSuchUpload"));
     assertThatThrownBy(() -> store.uploadPart(KEY, "u", 1, PartData.of(List.of(new byte[1]), 1)))
         .isInstanceOf(NoSuchUploadException.class);
     server.then(ScriptedS3.Answer.error(403, "AccessDenied"));
-    assertThatThrownBy(() -> store.initiate(KEY)).isInstanceOf(java.nio.file.AccessDeniedException.class);
+    assertThatThrownBy(() -> store.initiate(KEY))
+        .isInstanceOf(java.nio.file.AccessDeniedException.class);
   }
 
   @Test
@@ -189,14 +210,19 @@ class TestHttpUploads {
     UploadedPart p = store.uploadPart(KEY, id, 1, PartData.of(List.of(b), b.length));
     CRC32C jdk = new CRC32C();
     jdk.update(b);
-    String expected = Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) jdk.getValue()).array());
+    String expected =
+        Base64.getEncoder()
+            .encodeToString(ByteBuffer.allocate(4).putInt((int) jdk.getValue()).array());
     assertThat(server.last().header("x-amz-content-sha256")).isEqualTo("UNSIGNED-PAYLOAD");
-    assertThat(server.last().header("x-amz-checksum-crc32c")).as("the SDK's CRC32C, as the JDK's").isEqualTo(expected);
+    assertThat(server.last().header("x-amz-checksum-crc32c"))
+        .as("the SDK's CRC32C, as the JDK's")
+        .isEqualTo(expected);
     assertThat(server.last().header("authorization")).contains("x-amz-checksum-crc32c");
     assertThat(p.checksumAlgorithm()).isEqualTo("CRC32C");
     assertThat(p.checksum()).isEqualTo(expected);
     store.complete(KEY, id, List.of(p));
-    assertThat(server.last().bodyText()).contains("<ChecksumCRC32C>" + expected + "</ChecksumCRC32C>");
+    assertThat(server.last().bodyText())
+        .contains("<ChecksumCRC32C>" + expected + "</ChecksumCRC32C>");
   }
 
   @Test
@@ -206,11 +232,13 @@ class TestHttpUploads {
     assertThat(server.last().header("x-amz-checksum-algorithm")).isEqualTo("SHA256");
     byte[] b = random(9_000);
     UploadedPart p = store.uploadPart(KEY, id, 1, PartData.of(List.of(b), b.length));
-    String expected = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(b));
+    String expected =
+        Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(b));
     assertThat(server.last().header("x-amz-checksum-sha256")).isEqualTo(expected);
     assertThat(p.checksum()).isEqualTo(expected);
     store.complete(KEY, id, List.of(p));
-    assertThat(server.last().bodyText()).contains("<ChecksumSHA256>" + expected + "</ChecksumSHA256>");
+    assertThat(server.last().bodyText())
+        .contains("<ChecksumSHA256>" + expected + "</ChecksumSHA256>");
   }
 
   @Test
@@ -223,11 +251,19 @@ class TestHttpUploads {
       Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofHours(-2));
       SignedHttp http = new SignedHttp(plan, s3a.credentials(), behind);
       SignedHttp.Answer a =
-          http.send(SdkHttpMethod.PUT, plan.uri("k", null), new TreeMap<>(), SignedHttp.Body.of(new byte[1]), null, "put k");
+          http.send(
+              SdkHttpMethod.PUT,
+              plan.uri("k", null),
+              new TreeMap<>(),
+              SignedHttp.Body.of(new byte[1]),
+              null,
+              "put k");
       assertThat(a.status).as("the retry, signed on the store's clock, is accepted").isEqualTo(200);
       List<ScriptedS3.Request> r = server.requests();
       assertThat(r).hasSize(2);
-      assertThat(http.skewMillis()).as("the learnt skew").isGreaterThan(Duration.ofMinutes(100).toMillis());
+      assertThat(http.skewMillis())
+          .as("the learnt skew")
+          .isGreaterThan(Duration.ofMinutes(100).toMillis());
     }
   }
 }

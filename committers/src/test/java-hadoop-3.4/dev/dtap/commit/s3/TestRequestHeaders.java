@@ -44,74 +44,132 @@ class TestRequestHeaders {
   /** Headers the SDK's pipeline adds on its own: signing, retries, framing. */
   private static final List<String> PIPELINE =
       List.of(
-          "authorization", "x-amz-date", "x-amz-content-sha256", "amz-sdk-invocation-id",
-          "amz-sdk-request", "user-agent", "content-length", "host", "expect",
-          "x-amz-decoded-content-length", "transfer-encoding", "x-amz-trailer", "content-md5");
+          "authorization",
+          "x-amz-date",
+          "x-amz-content-sha256",
+          "amz-sdk-invocation-id",
+          "amz-sdk-request",
+          "user-agent",
+          "content-length",
+          "host",
+          "expect",
+          "x-amz-decoded-content-length",
+          "transfer-encoding",
+          "x-amz-trailer",
+          "content-md5");
 
   static Stream<Arguments> settings() {
-    String ssec = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
+    String ssec =
+        Base64.getEncoder()
+            .encodeToString("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
     return Stream.of(
         Arguments.of("plain", Map.of(), Map.of()),
-        Arguments.of("SSE-S3", Map.of("fs.s3a.encryption.algorithm", "AES256"),
+        Arguments.of(
+            "SSE-S3",
+            Map.of("fs.s3a.encryption.algorithm", "AES256"),
             Map.of("x-amz-server-side-encryption", "AES256")),
-        Arguments.of("SSE-KMS", Map.of("fs.s3a.encryption.algorithm", "SSE-KMS", "fs.s3a.encryption.key", "arn:aws:kms:us-east-1:1:key/k"),
-            Map.of("x-amz-server-side-encryption", "aws:kms", "x-amz-server-side-encryption-aws-kms-key-id", "arn:aws:kms:us-east-1:1:key/k")),
-        Arguments.of("SSE-C", Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", ssec),
+        Arguments.of(
+            "SSE-KMS",
+            Map.of(
+                "fs.s3a.encryption.algorithm",
+                "SSE-KMS",
+                "fs.s3a.encryption.key",
+                "arn:aws:kms:us-east-1:1:key/k"),
+            Map.of(
+                "x-amz-server-side-encryption",
+                "aws:kms",
+                "x-amz-server-side-encryption-aws-kms-key-id",
+                "arn:aws:kms:us-east-1:1:key/k")),
+        Arguments.of(
+            "SSE-C",
+            Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", ssec),
             Map.of("x-amz-server-side-encryption-customer-algorithm", "AES256")),
-        Arguments.of("per-bucket SSE-S3", Map.of("fs.s3a.bucket.bucket.encryption.algorithm", "AES256"),
+        Arguments.of(
+            "per-bucket SSE-S3",
+            Map.of("fs.s3a.bucket.bucket.encryption.algorithm", "AES256"),
             Map.of("x-amz-server-side-encryption", "AES256")),
-        Arguments.of("canned ACL", Map.of("fs.s3a.acl.default", "BucketOwnerFullControl"),
+        Arguments.of(
+            "canned ACL",
+            Map.of("fs.s3a.acl.default", "BucketOwnerFullControl"),
             Map.of("x-amz-acl", "bucket-owner-full-control")),
-        Arguments.of("storage class", Map.of("fs.s3a.create.storage.class", "reduced_redundancy"),
+        Arguments.of(
+            "storage class",
+            Map.of("fs.s3a.create.storage.class", "reduced_redundancy"),
             Map.of("x-amz-storage-class", "REDUCED_REDUNDANCY")),
-        Arguments.of("requester pays", Map.of("fs.s3a.requester.pays.enabled", "true"),
+        Arguments.of(
+            "requester pays",
+            Map.of("fs.s3a.requester.pays.enabled", "true"),
             Map.of("x-amz-request-payer", "requester")),
-        Arguments.of("content encoding", Map.of("fs.s3a.object.content.encoding", "gzip"),
+        Arguments.of(
+            "content encoding",
+            Map.of("fs.s3a.object.content.encoding", "gzip"),
             Map.of("content-encoding", "gzip")),
         Arguments.of("checksum", Map.of("fs.s3a.create.checksum.algorithm", "CRC32C"), Map.of()));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("settings")
-  void headersAgreeWithTheSdksMarshaller(String name, Map<String, String> s3a, Map<String, String> initiateMust)
-      throws Exception {
+  void headersAgreeWithTheSdksMarshaller(
+      String name, Map<String, String> s3a, Map<String, String> initiateMust) throws Exception {
     try (FileSystem fs = OfflineS3a.s3a(OfflineS3a.conf("https://127.0.0.1:9", s3a));
         S3aV2Access access = S3aV2Access.bind(fs)) {
-      Map<String, List<String>> client = access.client().serviceClientConfiguration().overrideConfiguration().headers();
+      Map<String, List<String>> client =
+          access.client().serviceClientConfiguration().overrideConfiguration().headers();
       Capture capture = new Capture();
       try (S3Client sdk = sdk(capture, client)) {
         CreateMultipartUploadRequest initiate = access.initiate("dir/a b.txt").build();
         sdk.createMultipartUpload(initiate);
-        Map<String, List<String>> ours = HttpUploads.headers(initiate, client, HttpUploads.INITIATE_CONTENT_TYPE);
+        Map<String, List<String>> ours =
+            HttpUploads.headers(initiate, client, HttpUploads.INITIATE_CONTENT_TYPE);
         assertAgree(name + " initiate", ours, capture.last());
-        initiateMust.forEach((k, v) -> assertThat(ours).as(name + ": initiate carries " + k).containsEntry(k, List.of(v)));
+        initiateMust.forEach(
+            (k, v) ->
+                assertThat(ours).as(name + ": initiate carries " + k).containsEntry(k, List.of(v)));
 
         UploadPartRequest part = access.part("dir/a b.txt", "u-1", 1, 3).build();
-        sdk.uploadPart(part, RequestBody.fromContentProvider(() -> new ByteArrayInputStream(new byte[3]), 3, HttpUploads.BODY_CONTENT_TYPE));
-        assertAgree(name + " part", HttpUploads.headers(part, client, HttpUploads.BODY_CONTENT_TYPE), capture.last());
+        sdk.uploadPart(
+            part,
+            RequestBody.fromContentProvider(
+                () -> new ByteArrayInputStream(new byte[3]), 3, HttpUploads.BODY_CONTENT_TYPE));
+        assertAgree(
+            name + " part",
+            HttpUploads.headers(part, client, HttpUploads.BODY_CONTENT_TYPE),
+            capture.last());
 
         CompleteMultipartUploadRequest complete =
             access.complete("dir/a b.txt", "u-1", ClientUploads.completedParts(List.of())).build();
         sdk.completeMultipartUpload(complete);
-        assertAgree(name + " complete", HttpUploads.headers(complete, client, "application/xml"), capture.last());
+        assertAgree(
+            name + " complete",
+            HttpUploads.headers(complete, client, "application/xml"),
+            capture.last());
 
         PutObjectRequest put = access.put("dir/rec", 3).build();
         // S3A's own puts give the SDK a body of this type (S3ABlockOutputStream, CommitOperations)
-        sdk.putObject(put, RequestBody.fromContentProvider(() -> new ByteArrayInputStream(new byte[3]), 3, HttpUploads.BODY_CONTENT_TYPE));
-        assertAgree(name + " put", HttpUploads.headers(put, client, HttpUploads.BODY_CONTENT_TYPE), capture.last());
+        sdk.putObject(
+            put,
+            RequestBody.fromContentProvider(
+                () -> new ByteArrayInputStream(new byte[3]), 3, HttpUploads.BODY_CONTENT_TYPE));
+        assertAgree(
+            name + " put",
+            HttpUploads.headers(put, client, HttpUploads.BODY_CONTENT_TYPE),
+            capture.last());
       }
     }
   }
 
   private static void assertAgree(String what, Map<String, List<String>> ours, SdkHttpRequest sdk) {
     Map<String, List<String>> theirs = new TreeMap<>();
-    sdk.headers().forEach((k, v) -> {
-      String n = k.toLowerCase(Locale.ROOT);
-      // a checksum's value is computed from the body, by the SDK there and by dtap here
-      if (!PIPELINE.contains(n) && !n.matches("x-amz-checksum-(crc32|crc32c|crc64nvme|sha1|sha256)")) {
-        theirs.put(n, v);
-      }
-    });
+    sdk.headers()
+        .forEach(
+            (k, v) -> {
+              String n = k.toLowerCase(Locale.ROOT);
+              // a checksum's value is computed from the body, by the SDK there and by dtap here
+              if (!PIPELINE.contains(n)
+                  && !n.matches("x-amz-checksum-(crc32|crc32c|crc64nvme|sha1|sha256)")) {
+                theirs.put(n, v);
+              }
+            });
     assertThat(ours).as(what).isEqualTo(theirs);
   }
 
@@ -121,8 +179,13 @@ class TestRequestHeaders {
         .region(Region.US_EAST_1)
         .endpointOverride(URI.create("https://127.0.0.1:9"))
         .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKID", "secret")))
-        .serviceConfiguration(S3Configuration.builder().checksumValidationEnabled(false).chunkedEncodingEnabled(false).build())
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("AKID", "secret")))
+        .serviceConfiguration(
+            S3Configuration.builder()
+                .checksumValidationEnabled(false)
+                .chunkedEncodingEnabled(false)
+                .build())
         .overrideConfiguration(o -> o.headers(clientHeaders))
         .build();
   }
@@ -140,16 +203,22 @@ class TestRequestHeaders {
       requests.add(request.httpRequest());
       String body =
           request.httpRequest().rawQueryParameters().containsKey("uploads")
-              ? "<InitiateMultipartUploadResult><UploadId>u-1</UploadId></InitiateMultipartUploadResult>"
-              : request.httpRequest().rawQueryParameters().containsKey("uploadId") && !request.httpRequest().rawQueryParameters().containsKey("partNumber")
-                  ? "<CompleteMultipartUploadResult><ETag>\"e-1\"</ETag></CompleteMultipartUploadResult>"
+              ? "<InitiateMultipartUploadResult><UploadId>u-1</UploadId>"
+                  + "</InitiateMultipartUploadResult>"
+              : request.httpRequest().rawQueryParameters().containsKey("uploadId")
+                      && !request.httpRequest().rawQueryParameters().containsKey("partNumber")
+                  ? "<CompleteMultipartUploadResult><ETag>\"e-1\"</ETag>"
+                      + "</CompleteMultipartUploadResult>"
                   : "";
       return new ExecutableHttpRequest() {
         @Override
         public HttpExecuteResponse call() {
           return HttpExecuteResponse.builder()
-              .response(SdkHttpResponse.builder().statusCode(200).putHeader("ETag", "\"e-1\"").build())
-              .responseBody(AbortableInputStream.create(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))))
+              .response(
+                  SdkHttpResponse.builder().statusCode(200).putHeader("ETag", "\"e-1\"").build())
+              .responseBody(
+                  AbortableInputStream.create(
+                      new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))))
               .build();
         }
 

@@ -13,12 +13,13 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which way a tap's per-file requests travel, decided when its store is made: dtap's HTTP
- * requests where they reproduce every setting of the tap, S3A's client where a setting needs it,
- * and a clear error, naming the key, where a setting cannot be honoured at all.
+ * Which way a tap's per-file requests travel, decided when its store is made: dtap's HTTP requests
+ * where they reproduce every setting of the tap, S3A's client where a setting needs it, and a clear
+ * error, naming the key, where a setting cannot be honoured at all.
  */
 class TestS3StoreFactory {
-  private static UploadRequests uploads(Map<String, String> s3a, Map<String, String> site) throws IOException {
+  private static UploadRequests uploads(Map<String, String> s3a, Map<String, String> site)
+      throws IOException {
     Configuration conf = OfflineS3a.tap(OfflineS3a.conf("http://127.0.0.1:9", s3a), site);
     try (FileSystem fs = OfflineS3a.dtap(conf)) {
       MultipartStore store = CommitTesting.store(new Path("dtap://lake/"), conf);
@@ -31,19 +32,39 @@ class TestS3StoreFactory {
   @Test
   void httpIsTheDefaultWhereItReproducesEverySetting() throws IOException {
     assertThat(uploads(Map.of(), Map.of())).isInstanceOf(HttpUploads.class);
-    assertThat(uploads(Map.of("fs.s3a.encryption.algorithm", "SSE-KMS", "fs.s3a.proxy.host", "127.0.0.1",
-        "fs.s3a.proxy.port", "3128"), Map.of())).isInstanceOf(HttpUploads.class);
+    assertThat(
+            uploads(
+                Map.of(
+                    "fs.s3a.encryption.algorithm",
+                    "SSE-KMS",
+                    "fs.s3a.proxy.host",
+                    "127.0.0.1",
+                    "fs.s3a.proxy.port",
+                    "3128"),
+                Map.of()))
+        .isInstanceOf(HttpUploads.class);
   }
 
   @Test
   void s3aSendsEveryRequestThroughS3asClient() throws IOException {
-    assertThat(uploads(Map.of(), Map.of("fs.dtap.committer.transport", "s3a"))).isInstanceOf(ClientUploads.class);
+    assertThat(uploads(Map.of(), Map.of("fs.dtap.committer.transport", "s3a")))
+        .isInstanceOf(ClientUploads.class);
   }
 
   @Test
   void settingsOnlyS3aCanHonourSendRequestsThroughItsClient() throws IOException {
-    assertThat(uploads(Map.of("fs.s3a.proxy.host", "127.0.0.1", "fs.s3a.proxy.port", "3128", "fs.s3a.proxy.domain", "CORP"),
-        Map.of())).as("NTLM proxy").isInstanceOf(ClientUploads.class);
+    assertThat(
+            uploads(
+                Map.of(
+                    "fs.s3a.proxy.host",
+                    "127.0.0.1",
+                    "fs.s3a.proxy.port",
+                    "3128",
+                    "fs.s3a.proxy.domain",
+                    "CORP"),
+                Map.of()))
+        .as("NTLM proxy")
+        .isInstanceOf(ClientUploads.class);
     Configuration noRegion = OfflineS3a.conf("http://127.0.0.1:9", Map.of());
     noRegion.unset("fs.s3a.endpoint");
     noRegion.unset("fs.s3a.endpoint.region");
@@ -57,7 +78,14 @@ class TestS3StoreFactory {
 
   @Test
   void httpRefusesWhatItCannotHonourNamingTheKey() {
-    Map<String, String> ntlm = Map.of("fs.s3a.proxy.host", "127.0.0.1", "fs.s3a.proxy.port", "3128", "fs.s3a.proxy.workstation", "W");
+    Map<String, String> ntlm =
+        Map.of(
+            "fs.s3a.proxy.host",
+            "127.0.0.1",
+            "fs.s3a.proxy.port",
+            "3128",
+            "fs.s3a.proxy.workstation",
+            "W");
     assertThatThrownBy(() -> uploads(ntlm, Map.of("fs.dtap.committer.transport", "http")))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("fs.dtap.committer.transport=http")
@@ -72,7 +100,11 @@ class TestS3StoreFactory {
 
   @Test
   void aProxyWithoutAHostIsRefused() {
-    assertThatThrownBy(() -> uploads(Map.of("fs.s3a.proxy.port", "3128"), Map.of("fs.dtap.committer.transport", "http")))
+    assertThatThrownBy(
+            () ->
+                uploads(
+                    Map.of("fs.s3a.proxy.port", "3128"),
+                    Map.of("fs.dtap.committer.transport", "http")))
         .hasMessageContaining("fs.s3a.proxy.port");
   }
 }

@@ -25,7 +25,8 @@ class TestPartData {
 
   @Test
   void emptyArraysAnywhereAreSkippedByStreamAndBlocksAlike() throws Exception {
-    PartData part = PartData.of(List.of(new byte[0], new byte[] {1, 2}, new byte[0], new byte[] {3, 4}), 3);
+    PartData part =
+        PartData.of(List.of(new byte[0], new byte[] {1, 2}, new byte[0], new byte[] {3, 4}), 3);
     try (InputStream in = part.open()) {
       assertThat(in.readAllBytes()).containsExactly(1, 2, 3);
     }

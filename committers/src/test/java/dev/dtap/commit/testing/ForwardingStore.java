@@ -30,7 +30,8 @@ public class ForwardingStore implements MultipartStore {
   }
 
   @Override
-  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data) throws IOException {
+  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+      throws IOException {
     return d.uploadPart(key, uploadId, partNumber, data);
   }
 

@@ -46,7 +46,9 @@ public final class LocalMultipartStore implements MultipartStore {
   private volatile Op failOp;
   private final AtomicInteger failCountdown = new AtomicInteger(-1);
 
-  /** @param uploads where pending uploads live; outside any tap root */
+  /**
+   * @param uploads where pending uploads live; outside any tap root
+   */
   public LocalMultipartStore(Path uploads) throws IOException {
     this.uploads = Files.createDirectories(uploads);
     this.etags = Files.createDirectories(uploads.resolveSibling(uploads.getFileName() + ".etags"));
@@ -74,7 +76,9 @@ public final class LocalMultipartStore implements MultipartStore {
     return Path.of("/" + key);
   }
 
-  /** @return the ids of every pending upload */
+  /**
+   * @return the ids of every pending upload
+   */
   public List<String> pendingUploads() throws IOException {
     List<String> ids = new ArrayList<>();
     try (Stream<Path> s = Files.list(uploads)) {
@@ -106,12 +110,14 @@ public final class LocalMultipartStore implements MultipartStore {
   }
 
   @Override
-  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data) throws IOException {
+  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+      throws IOException {
     count(Op.UPLOAD_PART);
     Path dir = upload(key, uploadId);
     MessageDigest md5 = md5();
     Path tmp = dir.resolve("part-" + partNumber + ".tmp-" + UUID.randomUUID());
-    try (InputStream in = data.open(); OutputStream out = Files.newOutputStream(tmp)) {
+    try (InputStream in = data.open();
+        OutputStream out = Files.newOutputStream(tmp)) {
       byte[] buf = new byte[65536];
       int n;
       while ((n = in.read(buf)) > 0) {
@@ -119,7 +125,10 @@ public final class LocalMultipartStore implements MultipartStore {
         md5.update(buf, 0, n);
       }
     }
-    Files.move(tmp, dir.resolve(String.format("part-%05d", partNumber)), StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        tmp,
+        dir.resolve(String.format("part-%05d", partNumber)),
+        StandardCopyOption.REPLACE_EXISTING);
     stats.uploaded(data.length());
     return new UploadedPart(partNumber, "\"" + hex(md5.digest()) + "\"", data.length());
   }
@@ -174,7 +183,9 @@ public final class LocalMultipartStore implements MultipartStore {
         String n = p.getFileName().toString();
         if (n.matches("part-\\d{5}")) {
           byte[] b = Files.readAllBytes(p);
-          parts.add(new UploadedPart(Integer.parseInt(n.substring(5)), "\"" + hex(md5().digest(b)) + "\"", b.length));
+          parts.add(
+              new UploadedPart(
+                  Integer.parseInt(n.substring(5)), "\"" + hex(md5().digest(b)) + "\"", b.length));
         }
       }
     }
@@ -229,8 +240,12 @@ public final class LocalMultipartStore implements MultipartStore {
       return Optional.empty();
     }
     Path e = etagFile(key);
-    String etag = Files.exists(e) ? Files.readString(e) : "\"" + hex(md5().digest(Files.readAllBytes(f))) + "\"";
-    return Optional.of(new ObjectInfo(key, Files.size(f), etag, Files.getLastModifiedTime(f).toMillis()));
+    String etag =
+        Files.exists(e)
+            ? Files.readString(e)
+            : "\"" + hex(md5().digest(Files.readAllBytes(f))) + "\"";
+    return Optional.of(
+        new ObjectInfo(key, Files.size(f), etag, Files.getLastModifiedTime(f).toMillis()));
   }
 
   private List<String> keys(String prefix) throws IOException {
@@ -241,7 +256,8 @@ public final class LocalMultipartStore implements MultipartStore {
       try (Stream<Path> s = Files.walk(root)) {
         s.filter(Files::isRegularFile)
             .map(p -> p.toString().substring(1))
-            .filter(k -> k.startsWith(prefix) && !k.substring(k.lastIndexOf('/') + 1).startsWith("."))
+            .filter(
+                k -> k.startsWith(prefix) && !k.substring(k.lastIndexOf('/') + 1).startsWith("."))
             .forEach(keys::add);
       }
     }

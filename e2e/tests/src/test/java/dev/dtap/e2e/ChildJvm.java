@@ -15,8 +15,8 @@ import java.util.function.Predicate;
 
 /**
  * A Java process of its own with a class path the test chooses, as a user's {@code hadoop} or
- * {@code spark-submit} command starts one; its output goes to a log file under {@code
- * dtap.it.logs} that a failing test names.
+ * {@code spark-submit} command starts one; its output goes to a log file under {@code dtap.it.logs}
+ * that a failing test names.
  */
 final class ChildJvm {
   private static final AtomicInteger RUNS = new AtomicInteger();
@@ -33,7 +33,9 @@ final class ChildJvm {
       this.log = log;
     }
 
-    /** @return the last lines of the process's output, for assertion messages */
+    /**
+     * @return the last lines of the process's output, for assertion messages
+     */
     String tail() {
       try {
         List<String> lines = Files.readAllLines(log.toPath(), StandardCharsets.UTF_8);
@@ -133,14 +135,18 @@ final class ChildJvm {
       if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
-        throw new IOException(main + " did not finish within " + timeoutMinutes + " minutes; see " + log);
+        throw new IOException(
+            main + " did not finish within " + timeoutMinutes + " minutes; see " + log);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       p.destroyForcibly();
       throw new IOException("interrupted waiting for " + main, e);
     }
-    return new Result(p.exitValue(), new String(Files.readAllBytes(stdout.toPath()), StandardCharsets.UTF_8), log);
+    return new Result(
+        p.exitValue(),
+        new String(Files.readAllBytes(stdout.toPath()), StandardCharsets.UTF_8),
+        log);
   }
 
   /**
@@ -205,7 +211,13 @@ final class ChildJvm {
           }
         }
         if (!process.isAlive()) {
-          throw new IOException("The process ended (" + process.exitValue() + ") before printing " + what + "; see " + log);
+          throw new IOException(
+              "The process ended ("
+                  + process.exitValue()
+                  + ") before printing "
+                  + what
+                  + "; see "
+                  + log);
         }
         try {
           process.waitFor(200, TimeUnit.MILLISECONDS);

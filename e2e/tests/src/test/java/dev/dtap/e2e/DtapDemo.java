@@ -19,9 +19,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code ./dtap demo}: TeraGen, TeraSort and TeraValidate on a local MinIO through a dtap tap
- * ({@code demo}: read cache, locality and the magic committer), the same job on {@code s3a://}
- * with S3A's magic committer, then the dtap sort again over the same input; prints a report with
- * what each run measured, and writes it as JSON with {@code --json FILE}.
+ * ({@code demo}: read cache, locality and the magic committer), the same job on {@code s3a://} with
+ * S3A's magic committer, then the dtap sort again over the same input; prints a report with what
+ * each run measured, and writes it as JSON with {@code --json FILE}.
  *
  * <p>Every number comes from this run: times from the job processes, bytes and requests from the
  * store's own counters, the rest from the jobs' counters and logs.
@@ -29,10 +29,17 @@ import java.util.regex.Pattern;
 public final class DtapDemo {
   private static final Set<String> MUTATING =
       Set.of(
-          "PutObject", "NewMultipartUpload", "PutObjectPart", "CompleteMultipartUpload", "AbortMultipartUpload",
-          "CopyObject", "DeleteObject", "DeleteMultipleObjects");
+          "PutObject",
+          "NewMultipartUpload",
+          "PutObjectPart",
+          "CompleteMultipartUpload",
+          "AbortMultipartUpload",
+          "CopyObject",
+          "DeleteObject",
+          "DeleteMultipleObjects");
   private static final Pattern SPLITS = Pattern.compile("Computing input splits took (\\d+)ms");
-  private static final Pattern LOCATION_CALLS = Pattern.compile("dtap_backend_location_calls=(\\d+)");
+  private static final Pattern LOCATION_CALLS =
+      Pattern.compile("dtap_backend_location_calls=(\\d+)");
 
   private final PrintStream out;
   private final MapReduceCluster cluster;
@@ -75,15 +82,22 @@ public final class DtapDemo {
       } else if (args[i].equals("--remote")) {
         remote = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : "2ms,1000";
       } else {
-        System.err.println("Usage: dtap demo [--size ROWS] [--json FILE] [--remote [LATENCYms,MBITS]]");
-        System.err.println("  ROWS of 100 bytes, default 200k (e.g. 500k, 2m); --remote puts the store behind a");
-        System.err.println("  proxy modelling a remote one: 2ms per request and 1000 Mbit/s unless given");
+        System.err.println(
+            "Usage: dtap demo [--size ROWS] [--json FILE] [--remote [LATENCYms,MBITS]]");
+        System.err.println(
+            "  ROWS of 100 bytes, default 200k (e.g. 500k, 2m); --remote puts the store behind a");
+        System.err.println(
+            "  proxy modelling a remote one: 2ms per request and 1000 Mbit/s unless given");
         System.exit(2);
       }
     }
     PrintStream out = System.out;
-    out.printf(Locale.ROOT, "dtap demo: TeraGen -> TeraSort -> TeraValidate, %,d rows (%s), MapReduce on a local"
-        + " YARN cluster, a local MinIO as the store%n", rows, mb(rows * 100));
+    out.printf(
+        Locale.ROOT,
+        "dtap demo: TeraGen -> TeraSort -> TeraValidate, %,d rows (%s), MapReduce on a local"
+            + " YARN cluster, a local MinIO as the store%n",
+        rows,
+        mb(rows * 100));
     out.println("starting MinIO and the cluster...");
     MinioFixture minio = MinioFixture.get();
     ShapingProxy proxy = null;
@@ -99,11 +113,15 @@ public final class DtapDemo {
       shape.put("latency_ms", latency.toMillis());
       shape.put("mbit_per_second", mbits);
       proxy = ShapingProxy.start(minio.endpoint(), latency, mbits * 1_000_000L);
-      out.printf(Locale.ROOT, "the store is behind a proxy modelling a remote one: %d ms per request, %d Mbit/s%n",
-          latency.toMillis(), mbits);
+      out.printf(
+          Locale.ROOT,
+          "the store is behind a proxy modelling a remote one: %d ms per request, %d Mbit/s%n",
+          latency.toMillis(),
+          mbits);
     }
     int code;
-    try (MapReduceCluster cluster = MapReduceCluster.start("demo", "demo", true, proxy == null ? null : proxy.endpoint())) {
+    try (MapReduceCluster cluster =
+        MapReduceCluster.start("demo", "demo", true, proxy == null ? null : proxy.endpoint())) {
       Map<String, Object> report = new DtapDemo(out, cluster, rows, 8).run();
       if (proxy != null) {
         report.put("remote", shape);
@@ -135,16 +153,52 @@ public final class DtapDemo {
     String dtap = "dtap://demo/tera";
     String s3a = "s3a://" + cluster.bucket + "/s3a";
     String[] s3aCommitter = {
-      "-Dmapreduce.outputcommitter.factory.scheme.s3a=org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory",
+      "-Dmapreduce.outputcommitter.factory.scheme.s3a="
+          + "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory",
       "-Dfs.s3a.committer.name=magic"
     };
-    Run genD = job("dtap", "teragen", new String[0], "-Dmapreduce.job.maps=2", Long.toString(rows), dtap + "/in");
-    Run sortD = job("dtap", "terasort", new String[0], "-Dmapreduce.job.reduces=2", dtap + "/in", dtap + "/out");
+    Run genD =
+        job(
+            "dtap",
+            "teragen",
+            new String[0],
+            "-Dmapreduce.job.maps=2",
+            Long.toString(rows),
+            dtap + "/in");
+    Run sortD =
+        job(
+            "dtap",
+            "terasort",
+            new String[0],
+            "-Dmapreduce.job.reduces=2",
+            dtap + "/in",
+            dtap + "/out");
     Run valD = job("dtap", "teravalidate", new String[0], dtap + "/out", dtap + "/report");
-    Run genS = job("s3a", "teragen", s3aCommitter, "-Dmapreduce.job.maps=2", Long.toString(rows), s3a + "/in");
-    Run sortS = job("s3a", "terasort", s3aCommitter, "-Dmapreduce.job.reduces=2", s3a + "/in", s3a + "/out");
+    Run genS =
+        job(
+            "s3a",
+            "teragen",
+            s3aCommitter,
+            "-Dmapreduce.job.maps=2",
+            Long.toString(rows),
+            s3a + "/in");
+    Run sortS =
+        job(
+            "s3a",
+            "terasort",
+            s3aCommitter,
+            "-Dmapreduce.job.reduces=2",
+            s3a + "/in",
+            s3a + "/out");
     Run valS = job("s3a", "teravalidate", s3aCommitter, s3a + "/out", s3a + "/report");
-    Run sortD2 = job("dtap again", "terasort", new String[0], "-Dmapreduce.job.reduces=2", dtap + "/in", dtap + "/out2");
+    Run sortD2 =
+        job(
+            "dtap again",
+            "terasort",
+            new String[0],
+            "-Dmapreduce.job.reduces=2",
+            dtap + "/in",
+            dtap + "/out2");
     Run valD2 = job("dtap again", "teravalidate", new String[0], dtap + "/out2", dtap + "/report2");
 
     String sumD = checksum(dtap + "/report");
@@ -163,11 +217,29 @@ public final class DtapDemo {
     validated.put("s3a", sumS != null);
     validated.put("dtap_again", sumD2 != null);
     validated.put("checksums_equal", sumD != null && sumD.equals(sumS) && sumD.equals(sumD2));
-    validated.put("all", sumD != null && sumS != null && sumD2 != null && sumD.equals(sumS) && sumD.equals(sumD2));
+    validated.put(
+        "all",
+        sumD != null && sumS != null && sumD2 != null && sumD.equals(sumS) && sumD.equals(sumD2));
     report.put("validated", validated);
-    report.put("backend_bytes", Map.of("first_read", sortD.sentBytes, "second_read", sortD2.sentBytes, "s3a_read", sortS.sentBytes));
-    report.put("dtap_bytes_read", Map.of("first_read", counter(sortD, "DTAP: Number of bytes read"), "second_read", counter(sortD2, "DTAP: Number of bytes read")));
-    report.put("cache_served_bytes", Map.of("first_read", cacheServed(sortD), "second_read", cacheServed(sortD2)));
+    report.put(
+        "backend_bytes",
+        Map.of(
+            "first_read",
+            sortD.sentBytes,
+            "second_read",
+            sortD2.sentBytes,
+            "s3a_read",
+            sortS.sentBytes));
+    report.put(
+        "dtap_bytes_read",
+        Map.of(
+            "first_read",
+            counter(sortD, "DTAP: Number of bytes read"),
+            "second_read",
+            counter(sortD2, "DTAP: Number of bytes read")));
+    report.put(
+        "cache_served_bytes",
+        Map.of("first_read", cacheServed(sortD), "second_read", cacheServed(sortD2)));
     Map<String, Object> splits = new LinkedHashMap<>();
     splits.put("dtap", find(SPLITS, sortD.stdout));
     splits.put("s3a", find(SPLITS, sortS.stdout));
@@ -177,11 +249,29 @@ public final class DtapDemo {
       calls = 0L; // the statistics were logged, and list only the counters that were used
     }
     report.put("location_calls", calls);
-    report.put("data_local_maps", Map.of("dtap", counter(sortD, "Data-local map tasks"), "s3a", counter(sortS, "Data-local map tasks"),
-        "launched_maps", counter(sortD, "Launched map tasks")));
-    report.put("requests_per_file", Map.of(
-        "dtap", perFile(sortD, outputFiles(dtap + "/out")), "s3a", perFile(sortS, outputFiles(s3a + "/out"))));
-    report.put("copy_requests", Map.of("dtap", sortD.requests.getOrDefault("CopyObject", 0L), "s3a", sortS.requests.getOrDefault("CopyObject", 0L)));
+    report.put(
+        "data_local_maps",
+        Map.of(
+            "dtap",
+            counter(sortD, "Data-local map tasks"),
+            "s3a",
+            counter(sortS, "Data-local map tasks"),
+            "launched_maps",
+            counter(sortD, "Launched map tasks")));
+    report.put(
+        "requests_per_file",
+        Map.of(
+            "dtap",
+            perFile(sortD, outputFiles(dtap + "/out")),
+            "s3a",
+            perFile(sortS, outputFiles(s3a + "/out"))));
+    report.put(
+        "copy_requests",
+        Map.of(
+            "dtap",
+            sortD.requests.getOrDefault("CopyObject", 0L),
+            "s3a",
+            sortS.requests.getOrDefault("CopyObject", 0L)));
     print(report, sumD, sumS);
     return report;
   }
@@ -196,7 +286,8 @@ public final class DtapDemo {
       all.add(e);
     }
     if (name.equals("terasort") && where.startsWith("dtap")) {
-      all.add("-Dfs.iostatistics.logging.level=info"); // the client logs the tap's statistics at exit
+      all.add(
+          "-Dfs.iostatistics.logging.level=info"); // the client logs the tap's statistics at exit
     }
     for (String a : args) {
       all.add(a);
@@ -204,35 +295,56 @@ public final class DtapDemo {
     Map<String, Long> before = MinioFixture.get().requestCounts();
     long sentBefore = MinioFixture.get().trafficSentBytes();
     long start = System.nanoTime();
-    ChildJvm.Result r = cluster.client(name).run("org.apache.hadoop.examples.ExampleDriver", 30, all.toArray(new String[0]));
+    ChildJvm.Result r =
+        cluster
+            .client(name)
+            .run("org.apache.hadoop.examples.ExampleDriver", 30, all.toArray(new String[0]));
     Run run = new Run();
     run.seconds = (System.nanoTime() - start) / 1e9;
     run.sentBytes = MinioFixture.get().trafficSentBytes() - sentBefore;
     run.requests = MinioFixture.delta(before, MinioFixture.get().requestCounts());
     if (r.exit != 0) {
       out.println("FAILED");
-      throw new IOException(where + " " + name + " failed (exit " + r.exit + "); its log: " + r.log + "\n" + r.tail());
+      throw new IOException(
+          where
+              + " "
+              + name
+              + " failed (exit "
+              + r.exit
+              + "); its log: "
+              + r.log
+              + "\n"
+              + r.tail());
     }
     run.counters = JobCounters.parse(r.log);
     run.stdout = r.stdout;
-    run.log = new String(java.nio.file.Files.readAllBytes(r.log.toPath()), java.nio.charset.StandardCharsets.UTF_8);
+    run.log =
+        new String(
+            java.nio.file.Files.readAllBytes(r.log.toPath()),
+            java.nio.charset.StandardCharsets.UTF_8);
     out.printf(Locale.ROOT, "%6.1f s%n", run.seconds);
     return run;
   }
 
-  /** @return TeraValidate's checksum, or null when the report has errors or none */
+  /**
+   * @return TeraValidate's checksum, or null when the report has errors or none
+   */
   private String checksum(String reportDir) throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(reportDir);
-    try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(dir.toUri(), cluster.conf())) {
+    try (org.apache.hadoop.fs.FileSystem fs =
+        org.apache.hadoop.fs.FileSystem.newInstance(dir.toUri(), cluster.conf())) {
       TeraReport report = TeraReport.read(fs, dir);
       return report.hasErrors() ? null : report.checksum();
     }
   }
 
-  /** @return the data files a sort wrote (its part files) */
+  /**
+   * @return the data files a sort wrote (its part files)
+   */
   private long outputFiles(String dir) throws IOException {
     org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(dir);
-    try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(out.toUri(), cluster.conf())) {
+    try (org.apache.hadoop.fs.FileSystem fs =
+        org.apache.hadoop.fs.FileSystem.newInstance(out.toUri(), cluster.conf())) {
       return fs.listStatus(out, p -> p.getName().startsWith("part-")).length;
     }
   }
@@ -252,9 +364,12 @@ public final class DtapDemo {
     return r.counters.getOrDefault(name, 0L);
   }
 
-  /** Bytes the sort's tasks read through dtap that S3A did not read for them: served by the cache. */
+  /**
+   * Bytes the sort's tasks read through dtap that S3A did not read for them: served by the cache.
+   */
   private static long cacheServed(Run r) {
-    return Math.max(0, counter(r, "DTAP: Number of bytes read") - counter(r, "S3A: Number of bytes read"));
+    return Math.max(
+        0, counter(r, "DTAP: Number of bytes read") - counter(r, "S3A: Number of bytes read"));
   }
 
   private static double perFile(Run r, long files) {
@@ -267,7 +382,9 @@ public final class DtapDemo {
     return round((double) n / Math.max(1, files));
   }
 
-  /** @return the number of the last match, or null when the text has none */
+  /**
+   * @return the number of the last match, or null when the text has none
+   */
   private static Long find(Pattern p, String text) {
     Long last = null;
     Matcher m = p.matcher(text);
@@ -294,29 +411,66 @@ public final class DtapDemo {
     out.println();
     out.println("stage          dtap (s)   s3a (s)   dtap again (s)   s3a/dtap");
     for (String s : new String[] {"teragen", "terasort", "teravalidate"}) {
-      Map<String, Object> t = (Map<String, Object>) ((Map<String, Object>) report.get("stages")).get(s);
-      out.printf(Locale.ROOT, "%-13s %9.1f %9.1f %16s %10.2fx%n", s, t.get("dtap_seconds"), t.get("s3a_seconds"),
-          t.containsKey("dtap_again_seconds") ? String.format(Locale.ROOT, "%.1f", t.get("dtap_again_seconds")) : "-",
+      Map<String, Object> t =
+          (Map<String, Object>) ((Map<String, Object>) report.get("stages")).get(s);
+      out.printf(
+          Locale.ROOT,
+          "%-13s %9.1f %9.1f %16s %10.2fx%n",
+          s,
+          t.get("dtap_seconds"),
+          t.get("s3a_seconds"),
+          t.containsKey("dtap_again_seconds")
+              ? String.format(Locale.ROOT, "%.1f", t.get("dtap_again_seconds"))
+              : "-",
           t.get("dtap_vs_s3a"));
     }
     Map<String, Object> v = (Map<String, Object>) report.get("validated");
-    out.printf(Locale.ROOT, "validated: dtap %s, s3a %s, dtap again %s; checksums equal: %s (%s)%n", v.get("dtap"), v.get("s3a"),
-        v.get("dtap_again"), v.get("checksums_equal"), sumD != null ? sumD : sumS);
+    out.printf(
+        Locale.ROOT,
+        "validated: dtap %s, s3a %s, dtap again %s; checksums equal: %s (%s)%n",
+        v.get("dtap"),
+        v.get("s3a"),
+        v.get("dtap_again"),
+        v.get("checksums_equal"),
+        sumD != null ? sumD : sumS);
     Map<String, Object> b = (Map<String, Object>) report.get("backend_bytes");
     Map<String, Object> d = (Map<String, Object>) report.get("dtap_bytes_read");
     Map<String, Object> c = (Map<String, Object>) report.get("cache_served_bytes");
-    out.printf(Locale.ROOT, "terasort reads: first  %s through dtap, %s from the store, %s served by the cache%n",
-        mb((Long) d.get("first_read")), mb((Long) b.get("first_read")), mb((Long) c.get("first_read")));
-    out.printf(Locale.ROOT, "                second %s through dtap, %s from the store, %s served by the cache%n",
-        mb((Long) d.get("second_read")), mb((Long) b.get("second_read")), mb((Long) c.get("second_read")));
-    out.printf(Locale.ROOT, "                s3a    %s from the store%n", mb((Long) b.get("s3a_read")));
+    out.printf(
+        Locale.ROOT,
+        "terasort reads: first  %s through dtap, %s from the store, %s served by the cache%n",
+        mb((Long) d.get("first_read")),
+        mb((Long) b.get("first_read")),
+        mb((Long) c.get("first_read")));
+    out.printf(
+        Locale.ROOT,
+        "                second %s through dtap, %s from the store, %s served by the cache%n",
+        mb((Long) d.get("second_read")),
+        mb((Long) b.get("second_read")),
+        mb((Long) c.get("second_read")));
+    out.printf(
+        Locale.ROOT, "                s3a    %s from the store%n", mb((Long) b.get("s3a_read")));
     Map<String, Object> sp = (Map<String, Object>) report.get("split_planning_ms");
     Map<String, Object> dl = (Map<String, Object>) report.get("data_local_maps");
-    out.printf(Locale.ROOT, "split planning: dtap %s ms with %s backend location calls, s3a %s ms; data-local maps: dtap %d of %d, s3a %d%n",
-        orNa(sp.get("dtap")), orNa(report.get("location_calls")), orNa(sp.get("s3a")), dl.get("dtap"), dl.get("launched_maps"), dl.get("s3a"));
+    out.printf(
+        Locale.ROOT,
+        "split planning: dtap %s ms with %s backend location calls, s3a %s ms; data-local maps:"
+            + " dtap %d of %d, s3a %d%n",
+        orNa(sp.get("dtap")),
+        orNa(report.get("location_calls")),
+        orNa(sp.get("s3a")),
+        dl.get("dtap"),
+        dl.get("launched_maps"),
+        dl.get("s3a"));
     Map<String, Object> rq = (Map<String, Object>) report.get("requests_per_file");
     Map<String, Object> cp = (Map<String, Object>) report.get("copy_requests");
-    out.printf(Locale.ROOT, "committer: write requests per output file dtap %.1f, s3a %.1f; copy requests dtap %d, s3a %d%n",
-        rq.get("dtap"), rq.get("s3a"), cp.get("dtap"), cp.get("s3a"));
+    out.printf(
+        Locale.ROOT,
+        "committer: write requests per output file dtap %.1f, s3a %.1f; copy requests dtap %d,"
+            + " s3a %d%n",
+        rq.get("dtap"),
+        rq.get("s3a"),
+        cp.get("dtap"),
+        cp.get("s3a"));
   }
 }

@@ -9,14 +9,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Hadoop as the drop-in tests run it: Hadoop's own jars (listed by {@code e2e/hadoop-app}'s
- * build), a configuration directory the test writes (as {@code HADOOP_CONF_DIR}), and the
- * dtap-hadoop jar. No dtap module class is on this class path: only the shaded jar.
+ * Hadoop as the drop-in tests run it: Hadoop's own jars (listed by {@code e2e/hadoop-app}'s build),
+ * a configuration directory the test writes (as {@code HADOOP_CONF_DIR}), and the dtap-hadoop jar.
+ * No dtap module class is on this class path: only the shaded jar.
  */
 final class HadoopInstall {
   private HadoopInstall() {}
 
-  /** @return the dtap-hadoop jar, built by the dist module */
+  /**
+   * @return the dtap-hadoop jar, built by the dist module
+   */
   static File dtapJar() {
     File jar = new File(System.getProperty("dtap.jar", "missing"));
     if (!jar.isFile()) {
@@ -37,7 +39,8 @@ final class HadoopInstall {
     File app = new File(System.getProperty("dtap.e2e.hadoop.app", "missing"));
     File cpFile = new File(app, "hadoop.classpath");
     if (!cpFile.isFile()) {
-      throw new IOException("No Hadoop class path at " + cpFile + ": build it with ./mvnw -pl e2e/tests -am verify");
+      throw new IOException(
+          "No Hadoop class path at " + cpFile + ": build it with ./mvnw -pl e2e/tests -am verify");
     }
     List<String> cp = new ArrayList<>();
     if (confDir != null) {

@@ -33,14 +33,19 @@ final class HdfsCluster implements AutoCloseable {
     return launch(dir, null, newHdfsUri(), false);
   }
 
-  /** @return a new directory for a cluster under {@code dtap.e2e.dir} */
+  /**
+   * @return a new directory for a cluster under {@code dtap.e2e.dir}
+   */
   static File newDir(String name) throws IOException {
-    File dir = new File(System.getProperty("dtap.e2e.dir", "target/e2e"), name + "-" + System.nanoTime());
+    File dir =
+        new File(System.getProperty("dtap.e2e.dir", "target/e2e"), name + "-" + System.nanoTime());
     Files.createDirectories(dir.toPath());
     return dir;
   }
 
-  /** @return an hdfs:// URI on a free port, so a configuration can name it before the cluster runs */
+  /**
+   * @return an hdfs:// URI on a free port, so a configuration can name it before the cluster runs
+   */
   static String newHdfsUri() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return "hdfs://localhost:" + s.getLocalPort();

@@ -32,7 +32,11 @@ class ITestDtapCommandLine {
   void site() throws IOException {
     MinioFixture minio = MinioFixture.get();
     bucket = minio.createBucket("e2e-tool");
-    minio.client().putObject(b -> b.bucket(bucket).key("data/part-0"), RequestBody.fromBytes(new byte[(1 << 20) + 7]));
+    minio
+        .client()
+        .putObject(
+            b -> b.bucket(bucket).key("data/part-0"),
+            RequestBody.fromBytes(new byte[(1 << 20) + 7]));
     File dir = new File(RepoRoot.data(), "e2e-tool-" + System.nanoTime());
     confDir = new File(dir, "conf");
     Files.createDirectories(confDir.toPath());
@@ -41,7 +45,8 @@ class ITestDtapCommandLine {
     site.set("fs.dtap.tap.lake.cache", "true");
     site.set("fs.dtap.cache.dirs", new File(dir, "cache").getAbsolutePath());
     site.set("fs.dtap.tap.locked.uri", "s3a://" + bucket);
-    for (Map.Entry<String, String> e : minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
+    for (Map.Entry<String, String> e :
+        minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
       site.set("fs.dtap.tap.lake.conf." + e.getKey(), e.getValue());
       site.set("fs.dtap.tap.locked.conf." + e.getKey(), e.getValue());
     }
@@ -76,7 +81,9 @@ class ITestDtapCommandLine {
         locked += line + r.get("detail").asText() + " ";
       }
     }
-    assertThat(lake).contains("classpath=OK", "backend=OK", "list root=OK", "cache=OK").doesNotContain("FAIL");
+    assertThat(lake)
+        .contains("classpath=OK", "backend=OK", "list root=OK", "cache=OK")
+        .doesNotContain("FAIL");
     assertThat(locked).contains("list root=FAIL").contains("credentials refused");
     assertThat(all.stdout).doesNotContain("not-the-secret-e2e").doesNotContain(bucket);
 
@@ -90,10 +97,15 @@ class ITestDtapCommandLine {
   void cacheWarmThenListThroughTheShadedJar() throws IOException {
     ChildJvm.Result warm = dtap("cache", "warm", "dtap://lake/data");
     assertThat(warm.exit).as(warm.tail()).isZero();
-    assertThat(warm.stdout).as("not a terminal: plain progress lines").contains("100% ").contains("2 of 2 pages on disk");
+    assertThat(warm.stdout)
+        .as("not a terminal: plain progress lines")
+        .contains("100% ")
+        .contains("2 of 2 pages on disk");
     ChildJvm.Result ls = dtap("cache", "ls", "--json", "dtap://lake/data");
     assertThat(ls.exit).as(ls.tail()).isZero();
-    assertThat(new ObjectMapper().readTree(ls.stdout).get("cached").asLong()).as("another JVM finds the pages").isEqualTo(2);
+    assertThat(new ObjectMapper().readTree(ls.stdout).get("cached").asLong())
+        .as("another JVM finds the pages")
+        .isEqualTo(2);
   }
 
   /**
@@ -110,16 +122,25 @@ class ITestDtapCommandLine {
     String cp = String.join(File.pathSeparator, HadoopInstall.classpath(confDir));
     Files.writeString(
         hadoop.toPath(),
-        "#!/bin/sh\n[ \"$1\" = jar ] || exit 64\nshift\nexec '" + javaBin + "' -cp '" + cp + "' org.apache.hadoop.util.RunJar \"$@\"\n");
+        "#!/bin/sh\n[ \"$1\" = jar ] || exit 64\nshift\nexec '"
+            + javaBin
+            + "' -cp '"
+            + cp
+            + "' org.apache.hadoop.util.RunJar \"$@\"\n");
     assertThat(hadoop.setExecutable(true)).isTrue();
     File launcher = new File(RepoRoot.find(), "dist/src/main/bin/dtap");
     File log = new File(bin, "launcher.out");
     ProcessBuilder pb =
-        new ProcessBuilder("bash", launcher.getAbsolutePath(), "doctor", "lake").redirectErrorStream(true).redirectOutput(log);
-    pb.environment().put("PATH", bin.getAbsolutePath() + File.pathSeparator + System.getenv("PATH"));
+        new ProcessBuilder("bash", launcher.getAbsolutePath(), "doctor", "lake")
+            .redirectErrorStream(true)
+            .redirectOutput(log);
+    pb.environment()
+        .put("PATH", bin.getAbsolutePath() + File.pathSeparator + System.getenv("PATH"));
     pb.environment().put("DTAP_JAR", HadoopInstall.dtapJar().getAbsolutePath());
     Process p = pb.start();
-    assertThat(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).as("the launcher finished").isTrue();
+    assertThat(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES))
+        .as("the launcher finished")
+        .isTrue();
     String output = Files.readString(log.toPath());
     assertThat(p.exitValue()).as(output).isZero();
     assertThat(output).contains("credentials work");
@@ -135,6 +156,9 @@ class ITestDtapCommandLine {
     assertThat(Files.readString(wrong.log.toPath())).contains("unknown option --bogus");
     ChildJvm.Result version = dtap("version");
     assertThat(version.exit).isZero();
-    assertThat(version.stdout).as("the version from the jar's manifest").startsWith("dtap 0.").contains(" on Hadoop 3.");
+    assertThat(version.stdout)
+        .as("the version from the jar's manifest")
+        .startsWith("dtap 0.")
+        .contains(" on Hadoop 3.");
   }
 }

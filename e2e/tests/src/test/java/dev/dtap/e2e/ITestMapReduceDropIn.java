@@ -50,7 +50,9 @@ class ITestMapReduceDropIn {
 
   private ChildJvm.Result run(String name, String main, String... args) throws IOException {
     ChildJvm.Result r = cluster.client(name).run(main, 15, args);
-    assertThat(r.exit).as(name + " " + String.join(" ", args) + " exit status; its log:\n" + r.tail()).isZero();
+    assertThat(r.exit)
+        .as(name + " " + String.join(" ", args) + " exit status; its log:\n" + r.tail())
+        .isZero();
     return r;
   }
 
@@ -71,10 +73,14 @@ class ITestMapReduceDropIn {
       String dir = "dtap://" + tap + "/shell/sub dir";
       shell("-mkdir", "-p", dir);
       shell("-put", local.getAbsolutePath(), dir + "/");
-      assertThat(shell("-ls", dir).stdout).contains(dir + "/hello.txt").doesNotContain("s3a://").doesNotContain("hdfs://");
+      assertThat(shell("-ls", dir).stdout)
+          .contains(dir + "/hello.txt")
+          .doesNotContain("s3a://")
+          .doesNotContain("hdfs://");
       assertThat(shell("-cat", dir + "/hello.txt").stdout).isEqualTo("hello from the shell\n");
       shell("-rm", "-r", "dtap://" + tap + "/shell");
-      ChildJvm.Result gone = cluster.client("fsshell").run("org.apache.hadoop.fs.FsShell", 5, "-ls", dir);
+      ChildJvm.Result gone =
+          cluster.client("fsshell").run("org.apache.hadoop.fs.FsShell", 5, "-ls", dir);
       assertThat(gone.exit).as("ls of a removed directory").isEqualTo(1);
     }
   }
@@ -95,11 +101,17 @@ class ITestMapReduceDropIn {
     TeraRun onS3 = teraSort("dtap://lake/tera");
     Map<String, Long> delta = MinioFixture.delta(before, MinioFixture.get().requestCounts());
     assertThat(onS3.checksum).as("TeraValidate's checksum through the S3 tap").isEqualTo(expected);
-    assertThat(delta.getOrDefault("CopyObject", 0L)).as("copy requests: the magic committer renames nothing").isZero();
-    assertThat(delta.getOrDefault("CompleteMultipartUpload", 0L)).as("the committer completed uploads").isPositive();
+    assertThat(delta.getOrDefault("CopyObject", 0L))
+        .as("copy requests: the magic committer renames nothing")
+        .isZero();
+    assertThat(delta.getOrDefault("CompleteMultipartUpload", 0L))
+        .as("the committer completed uploads")
+        .isPositive();
     assertThat(onS3.sortCounters.get("Data-local map tasks"))
-        .as("locality: the tap names the NodeManagers as hosts, so every map of the sort is data-local; counters "
-            + onS3.sortCounters)
+        .as(
+            "locality: the tap names the NodeManagers as hosts, so every map of the sort is"
+                + " data-local; counters "
+                + onS3.sortCounters)
         .isEqualTo(onS3.sortCounters.get("Launched map tasks"));
     try (FileSystem fs = FileSystem.newInstance(new Path("dtap://lake/").toUri(), cluster.conf())) {
       String success = read(fs, new Path("dtap://lake/tera/out/_SUCCESS"));
@@ -114,10 +126,14 @@ class ITestMapReduceDropIn {
 
   @Test
   void teraSortThroughAnHdfsTapEqualsTheJobOnHdfs() throws Exception {
-    assertThat(teraSort("dtap://arch/tera").checksum).as("TeraValidate's checksum through the HDFS tap").isEqualTo(reference());
+    assertThat(teraSort("dtap://arch/tera").checksum)
+        .as("TeraValidate's checksum through the HDFS tap")
+        .isEqualTo(reference());
   }
 
-  /** What a TeraGen, TeraSort, TeraValidate run left: the validated checksum, the sort's counters. */
+  /**
+   * What a TeraGen, TeraSort, TeraValidate run left: the validated checksum, the sort's counters.
+   */
   private static final class TeraRun {
     final String checksum;
     final Map<String, Long> sortCounters;
@@ -131,13 +147,19 @@ class ITestMapReduceDropIn {
   /** TeraGen, TeraSort, TeraValidate under a base directory. */
   private TeraRun teraSort(String base) throws IOException {
     example("teragen", "-Dmapreduce.job.maps=2", Long.toString(ROWS), base + "/in");
-    ChildJvm.Result sort = example("terasort", "-Dmapreduce.job.reduces=2", base + "/in", base + "/out");
+    ChildJvm.Result sort =
+        example("terasort", "-Dmapreduce.job.reduces=2", base + "/in", base + "/out");
     example("teravalidate", base + "/out", base + "/report");
     Configuration conf = cluster.conf();
     try (FileSystem fs = FileSystem.newInstance(new Path(base).toUri(), conf)) {
       TeraReport report = TeraReport.read(fs, new Path(base + "/report"));
-      assertThat(report.text).as(base + ": TeraValidate found no errors").doesNotContain("misorder").doesNotContain("error");
-      assertThat(report.checksum()).as("the checksum in the TeraValidate report of " + base + ":\n" + report.text).isNotNull();
+      assertThat(report.text)
+          .as(base + ": TeraValidate found no errors")
+          .doesNotContain("misorder")
+          .doesNotContain("error");
+      assertThat(report.checksum())
+          .as("the checksum in the TeraValidate report of " + base + ":\n" + report.text)
+          .isNotNull();
       return new TeraRun(report.checksum(), JobCounters.parse(sort.log));
     }
   }
@@ -149,7 +171,9 @@ class ITestMapReduceDropIn {
     Map<String, Long> expected = new TreeMap<>();
     for (int i = 0; i < 2000; i++) {
       String text = "file" + (i % 7) + " word" + (i % 13) + " common\n";
-      Files.write(new File(in, String.format("f-%04d.txt", i)).toPath(), text.getBytes(StandardCharsets.UTF_8));
+      Files.write(
+          new File(in, String.format("f-%04d.txt", i)).toPath(),
+          text.getBytes(StandardCharsets.UTF_8));
       for (String w : text.trim().split(" ")) {
         expected.merge(w, 1L, Long::sum);
       }
@@ -159,7 +183,8 @@ class ITestMapReduceDropIn {
     example("multifilewc", "dtap://lake/wc/in", "dtap://lake/wc/out");
     Map<String, Long> counted = new TreeMap<>();
     try (FileSystem fs = FileSystem.newInstance(new Path("dtap://lake/").toUri(), cluster.conf())) {
-      for (FileStatus s : fs.listStatus(new Path("dtap://lake/wc/out"), p -> p.getName().startsWith("part-"))) {
+      for (FileStatus s :
+          fs.listStatus(new Path("dtap://lake/wc/out"), p -> p.getName().startsWith("part-"))) {
         for (String line : read(fs, s.getPath()).split("\n")) {
           if (!line.isEmpty()) {
             String[] kv = line.split("\t");
@@ -177,10 +202,18 @@ class ITestMapReduceDropIn {
     String[] common = {"-nrFiles", "2", "-fileSize", "4MB", "-resFile", result.getAbsolutePath()};
     // TestDFSIO works on the default filesystem, as users run it against a store: the tap is it
     String[] onTap = {"-Dfs.defaultFS=dtap://lake/", "-Dtest.build.data=dtap://lake/dfsio"};
-    run("dfsio", "org.apache.hadoop.fs.TestDFSIO", concat(concat(onTap, new String[] {"-write"}), common));
-    run("dfsio", "org.apache.hadoop.fs.TestDFSIO", concat(concat(onTap, new String[] {"-read"}), common));
+    run(
+        "dfsio",
+        "org.apache.hadoop.fs.TestDFSIO",
+        concat(concat(onTap, new String[] {"-write"}), common));
+    run(
+        "dfsio",
+        "org.apache.hadoop.fs.TestDFSIO",
+        concat(concat(onTap, new String[] {"-read"}), common));
     String report = new String(Files.readAllBytes(result.toPath()), StandardCharsets.UTF_8);
-    assertThat(report).contains("TestDFSIO ----- : write").contains("TestDFSIO ----- : read")
+    assertThat(report)
+        .contains("TestDFSIO ----- : write")
+        .contains("TestDFSIO ----- : read")
         .contains("Total MBytes processed: 8");
   }
 

@@ -25,12 +25,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * Spark through the drop-in jar, as users run it: {@code spark-submit} in local mode with Spark's
  * jars on the class path, the dtap-hadoop jar passed with {@code --jars}, taps set through {@code
- * spark.hadoop.*}; the committers bound through Spark's hadoop-cloud {@code PathOutputCommitProtocol};
- * MinIO and HDFS behind the taps.
+ * spark.hadoop.*}; the committers bound through Spark's hadoop-cloud {@code
+ * PathOutputCommitProtocol}; MinIO and HDFS behind the taps.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ITestSparkDropIn {
   private static final long ROWS = 200_000;
+
   /** The application's table has partitions 0..7. */
   private static final int PARTITIONS = 8;
 
@@ -65,13 +66,16 @@ class ITestSparkDropIn {
     return standalone;
   }
 
-  /** A spark-submit with the taps {@code lake} (S3), {@code arch} (HDFS) and {@code loc} (local). */
+  /**
+   * A spark-submit with the taps {@code lake} (S3), {@code arch} (HDFS) and {@code loc} (local).
+   */
   private SparkSubmit submit() {
     SparkSubmit s = new SparkSubmit(dir);
     // a jar passed with --jars joins the class path after Hadoop has looked for filesystems: Spark
     // finds the scheme by this setting (docs/spark.md)
     s.hadoop("fs.dtap.impl", "dev.dtap.fs.DataTapFileSystem");
-    for (Map.Entry<String, String> e : minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
+    for (Map.Entry<String, String> e :
+        minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {
       if (!e.getKey().equals("fs.s3a.aws.credentials.provider")) { // S3A's default list decides
         s.hadoop("fs.dtap.tap.lake.conf." + e.getKey(), e.getValue());
         s.hadoop("fs.dtap.tap.lakenc.conf." + e.getKey(), e.getValue());
@@ -106,26 +110,46 @@ class ITestSparkDropIn {
   @ParameterizedTest
   @ValueSource(strings = {"magic", "staging"})
   @Tag("smoke")
-  void partitionedParquetThroughTheCommitterIsExactWithoutCopies(String committer) throws Exception {
+  void partitionedParquetThroughTheCommitterIsExactWithoutCopies(String committer)
+      throws Exception {
     String prefix = "lake/spark/" + committer;
     Map<String, Long> before = minio.requestCounts();
     SparkSubmit.SparkRun run =
-        submit().dtapCommitters(committer).run("write-" + committer,
-            "write", "--format", "parquet", "--dest", "dtap://lake/spark/" + committer, "--rows", Long.toString(ROWS),
-            "--slices", "4", "--verify", "true");
+        submit()
+            .dtapCommitters(committer)
+            .run(
+                "write-" + committer,
+                "write",
+                "--format",
+                "parquet",
+                "--dest",
+                "dtap://lake/spark/" + committer,
+                "--rows",
+                Long.toString(ROWS),
+                "--slices",
+                "4",
+                "--verify",
+                "true");
     Map<String, Long> delta = MinioFixture.delta(before, minio.requestCounts());
     List<String> wrote = digest(run, "WROTE");
     assertThat(wrote).as("partitions written").hasSize(PARTITIONS);
     assertThat(digest(run, "READ")).as("what the job read back").isEqualTo(wrote);
     assertThat(delta.getOrDefault("CopyObject", 0L)).as("copy requests").isZero();
-    assertThat(delta.getOrDefault("CompleteMultipartUpload", 0L)).as("uploads completed by job commit").isPositive();
+    assertThat(delta.getOrDefault("CompleteMultipartUpload", 0L))
+        .as("uploads completed by job commit")
+        .isPositive();
 
     List<String> keys = keys(prefix + "/");
-    List<String> data = keys.stream().filter(k -> k.matches(".*/part=\\d+/part-[^/]+\\.parquet")).collect(Collectors.toList());
-    assertThat(keys).as("nothing but data files and _SUCCESS is left").containsOnlyElementsOf(
-        concat(data, prefix + "/_SUCCESS"));
+    List<String> data =
+        keys.stream()
+            .filter(k -> k.matches(".*/part=\\d+/part-[^/]+\\.parquet"))
+            .collect(Collectors.toList());
+    assertThat(keys)
+        .as("nothing but data files and _SUCCESS is left")
+        .containsOnlyElementsOf(concat(data, prefix + "/_SUCCESS"));
     JsonNode success = successOf(prefix + "/_SUCCESS");
-    assertThat(success.get("name").asText()).isEqualTo("org.apache.hadoop.fs.s3a.commit.files.SuccessData/1");
+    assertThat(success.get("name").asText())
+        .isEqualTo("org.apache.hadoop.fs.s3a.commit.files.SuccessData/1");
     assertThat(success.get("committer").asText()).isEqualTo("dtap-" + committer);
     assertThat(success.get("filenames")).as("_SUCCESS lists every file").hasSize(data.size());
   }
@@ -133,18 +157,35 @@ class ITestSparkDropIn {
   @Test
   void aTaskThatFailsOnceIsRetriedAndTheOutputIsExact() throws Exception {
     SparkSubmit.SparkRun run =
-        submit().dtapCommitters("magic").run("fail-once",
-            "write", "--format", "parquet", "--dest", "dtap://lake/spark/retried", "--rows", Long.toString(ROWS),
-            "--slices", "4", "--fail-once", "true", "--verify", "true");
+        submit()
+            .dtapCommitters("magic")
+            .run(
+                "fail-once",
+                "write",
+                "--format",
+                "parquet",
+                "--dest",
+                "dtap://lake/spark/retried",
+                "--rows",
+                Long.toString(ROWS),
+                "--slices",
+                "4",
+                "--fail-once",
+                "true",
+                "--verify",
+                "true");
     assertThat(run.lines("TASKS")).as("task outcomes").hasSize(1);
     assertThat(run.lines("TASKS").get(0)).as("a task attempt failed").doesNotContain("failed=0");
-    assertThat(digest(run, "READ")).as("the output after the retry").isEqualTo(digest(run, "WROTE"));
+    assertThat(digest(run, "READ"))
+        .as("the output after the retry")
+        .isEqualTo(digest(run, "WROTE"));
     awaitNoUploadsUnder("lake/spark/retried/");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"magic", "staging"})
-  void withSpeculationDuplicateAttemptsLeaveExactlyOneOutputPerTask(String committer) throws Exception {
+  void withSpeculationDuplicateAttemptsLeaveExactlyOneOutputPerTask(String committer)
+      throws Exception {
     String prefix = "lake/spark/speculation-" + committer;
     SparkSubmit.SparkRun run =
         submit()
@@ -156,13 +197,32 @@ class ITestSparkDropIn {
             .conf("spark.speculation.quantile", "0.5")
             .conf("spark.speculation.minTaskRuntime", "500ms")
             .dtapCommitters(committer)
-            .run("speculation-" + committer,
-                "write", "--format", "parquet", "--dest", "dtap://" + prefix, "--rows", Long.toString(ROWS),
-                "--slices", "4", "--straggle", new File(dir, "markers-" + committer).getAbsolutePath(), "--verify", "true");
+            .run(
+                "speculation-" + committer,
+                "write",
+                "--format",
+                "parquet",
+                "--dest",
+                "dtap://" + prefix,
+                "--rows",
+                Long.toString(ROWS),
+                "--slices",
+                "4",
+                "--straggle",
+                new File(dir, "markers-" + committer).getAbsolutePath(),
+                "--verify",
+                "true");
     assertThat(run.lines("TASKS")).as("task outcomes").hasSize(1);
-    assertThat(run.lines("TASKS").get(0)).as("Spark ran a speculative attempt").doesNotContain("speculative=0");
-    assertThat(digest(run, "READ")).as("the output with two attempts of a task").isEqualTo(digest(run, "WROTE"));
-    List<String> data = keys(prefix + "/").stream().filter(k -> k.endsWith(".parquet")).collect(Collectors.toList());
+    assertThat(run.lines("TASKS").get(0))
+        .as("Spark ran a speculative attempt")
+        .doesNotContain("speculative=0");
+    assertThat(digest(run, "READ"))
+        .as("the output with two attempts of a task")
+        .isEqualTo(digest(run, "WROTE"));
+    List<String> data =
+        keys(prefix + "/").stream()
+            .filter(k -> k.endsWith(".parquet"))
+            .collect(Collectors.toList());
     for (int task = 0; task < 4; task++) {
       String name = String.format("/part-%05d-", task);
       assertThat(data.stream().filter(k -> k.contains(name)).count())
@@ -178,12 +238,38 @@ class ITestSparkDropIn {
     String dest = "dtap://" + tap + "/spark/dpo";
     Map<String, Long> before = minio.requestCounts();
     SparkSubmit.SparkRun first =
-        submit().dtapCommitters(null).run("dpo-first-" + tap,
-            "write", "--format", "parquet", "--dest", dest, "--rows", "80000", "--gen", "1");
+        submit()
+            .dtapCommitters(null)
+            .run(
+                "dpo-first-" + tap,
+                "write",
+                "--format",
+                "parquet",
+                "--dest",
+                dest,
+                "--rows",
+                "80000",
+                "--gen",
+                "1");
     SparkSubmit.SparkRun second =
-        submit().dtapCommitters(null).conf("spark.sql.sources.partitionOverwriteMode", "dynamic").run("dpo-" + tap,
-            "write", "--format", "parquet", "--dest", dest, "--rows", "80000", "--gen", "2",
-            "--partitions", "1,3", "--verify", "true");
+        submit()
+            .dtapCommitters(null)
+            .conf("spark.sql.sources.partitionOverwriteMode", "dynamic")
+            .run(
+                "dpo-" + tap,
+                "write",
+                "--format",
+                "parquet",
+                "--dest",
+                dest,
+                "--rows",
+                "80000",
+                "--gen",
+                "2",
+                "--partitions",
+                "1,3",
+                "--verify",
+                "true");
     List<String> expected = new ArrayList<>();
     for (String line : digest(first, "WROTE")) {
       if (!line.startsWith("part=1 ") && !line.startsWith("part=3 ")) {
@@ -194,23 +280,38 @@ class ITestSparkDropIn {
     expected.sort(null);
     List<String> read = new ArrayList<>(digest(second, "READ"));
     read.sort(null);
-    assertThat(read).as("partitions 1 and 3 replaced by generation 2, the others untouched").isEqualTo(expected);
+    assertThat(read)
+        .as("partitions 1 and 3 replaced by generation 2, the others untouched")
+        .isEqualTo(expected);
     if (tap.equals("lake")) {
       Map<String, Long> delta = MinioFixture.delta(before, minio.requestCounts());
-      assertThat(delta.getOrDefault("CopyObject", 0L)).as("copy requests of dynamic overwrite on S3").isZero();
+      assertThat(delta.getOrDefault("CopyObject", 0L))
+          .as("copy requests of dynamic overwrite on S3")
+          .isZero();
     }
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"parquet", "orc"})
-  void readsThroughLocalHdfsAndS3TapsEqualTheBackendWithTheCacheOnAndOff(String format) throws Exception {
+  void readsThroughLocalHdfsAndS3TapsEqualTheBackendWithTheCacheOnAndOff(String format)
+      throws Exception {
     String[] direct = {
       "file://" + localData() + "/tables/" + format, // Hadoop's Path takes % literally
       hdfs.hdfs + "/arch/tables/" + format,
       "s3a://" + bucket + "/lake/tables/" + format
     };
-    submit().run("tables-" + format,
-        "write", "--format", format, "--dest", String.join(",", direct), "--rows", Long.toString(ROWS), "--slices", "2");
+    submit()
+        .run(
+            "tables-" + format,
+            "write",
+            "--format",
+            format,
+            "--dest",
+            String.join(",", direct),
+            "--rows",
+            Long.toString(ROWS),
+            "--slices",
+            "2");
     String[][] taps = {{"loc", "locnc"}, {"arch", "archnc"}, {"lake", "lakenc"}};
     List<String> tapPaths = new ArrayList<>();
     List<String> directPaths = new ArrayList<>();
@@ -223,18 +324,29 @@ class ITestSparkDropIn {
     SparkSubmit.SparkRun run =
         submit()
             .hadoop("parquet.hadoop.vectored.io.enabled", "true")
-            .run("compare-" + format,
-                "compare", "--format", format, "--tap", String.join(",", tapPaths), "--direct", String.join(",", directPaths));
+            .run(
+                "compare-" + format,
+                "compare",
+                "--format",
+                format,
+                "--tap",
+                String.join(",", tapPaths),
+                "--direct",
+                String.join(",", directPaths));
     for (String tap : tapPaths) {
       List<String> expected = run.lines("DIRECT " + tap);
       assertThat(expected).as("the aggregate on the backend").hasSize(PARTITIONS);
       assertThat(run.lines("TAP " + tap)).as("the aggregate through " + tap).isEqualTo(expected);
-      assertThat(run.lines("TAP2 " + tap)).as("the aggregate through " + tap + ", again").isEqualTo(expected);
+      assertThat(run.lines("TAP2 " + tap))
+          .as("the aggregate through " + tap + ", again")
+          .isEqualTo(expected);
     }
     for (String[] pair : taps) {
       String cached = "dtap://" + pair[0] + "/tables/" + format;
       String uncached = "dtap://" + pair[1] + "/tables/" + format;
-      assertThat(counter(run, cached, "dtap_cache_hits")).as(cached + ": the second aggregate hits the cache").isPositive();
+      assertThat(counter(run, cached, "dtap_cache_hits"))
+          .as(cached + ": the second aggregate hits the cache")
+          .isPositive();
       assertThat(counter(run, uncached, "dtap_cache_misses")).as(uncached + ": no cache").isZero();
     }
     assertThat(counter(run, "dtap://lakenc/tables/" + format, "stream_read_vectored_operations"))
@@ -242,7 +354,9 @@ class ITestSparkDropIn {
         .isPositive();
   }
 
-  /** @return a counter of a tap's filesystem the compare job printed, 0 when it has none */
+  /**
+   * @return a counter of a tap's filesystem the compare job printed, 0 when it has none
+   */
   private static long counter(SparkSubmit.SparkRun run, String path, String name) {
     for (String line : run.lines("COUNTER " + path)) {
       if (line.startsWith(name + "=")) {
@@ -257,12 +371,18 @@ class ITestSparkDropIn {
     Await.until(
         "no multipart upload pending under " + prefix + " after the job",
         Duration.ofMinutes(2),
-        () -> minio.client().listMultipartUploads(b -> b.bucket(bucket).prefix(prefix)).uploads().isEmpty());
+        () ->
+            minio
+                .client()
+                .listMultipartUploads(b -> b.bucket(bucket).prefix(prefix))
+                .uploads()
+                .isEmpty());
   }
 
   private List<String> keys(String prefix) {
     List<String> keys = new ArrayList<>();
-    for (S3Object o : minio.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+    for (S3Object o :
+        minio.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
       keys.add(o.key());
     }
     return keys;
@@ -271,7 +391,10 @@ class ITestSparkDropIn {
   private JsonNode successOf(String key) throws IOException {
     byte[] bytes = minio.client().getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
     String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(text).as("_SUCCESS names no backend").doesNotContain("s3a://").doesNotContain(bucket);
+    assertThat(text)
+        .as("_SUCCESS names no backend")
+        .doesNotContain("s3a://")
+        .doesNotContain(bucket);
     return new ObjectMapper().readTree(bytes);
   }
 

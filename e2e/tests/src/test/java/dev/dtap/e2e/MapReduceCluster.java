@@ -12,11 +12,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A MiniDFS and MiniYARN cluster in a process whose class path is Hadoop's jars and the
- * dtap-hadoop jar (so its containers run with exactly those), and the client configuration the
- * tests write for it, as an operator would: the cluster's addresses plus dtap's settings in
- * {@code core-site.xml}. Taps: {@code lake} over a MinIO bucket (cache and locality on) and {@code
- * arch} over the cluster's HDFS.
+ * A MiniDFS and MiniYARN cluster in a process whose class path is Hadoop's jars and the dtap-hadoop
+ * jar (so its containers run with exactly those), and the client configuration the tests write for
+ * it, as an operator would: the cluster's addresses plus dtap's settings in {@code core-site.xml}.
+ * Taps: {@code lake} over a MinIO bucket (cache and locality on) and {@code arch} over the
+ * cluster's HDFS.
  */
 final class MapReduceCluster implements AutoCloseable {
   final File dir;
@@ -26,7 +26,8 @@ final class MapReduceCluster implements AutoCloseable {
   private final HdfsCluster process;
   private final Configuration site;
 
-  private MapReduceCluster(File dir, File confDir, String hdfs, String bucket, HdfsCluster process, Configuration site) {
+  private MapReduceCluster(
+      File dir, File confDir, String hdfs, String bucket, HdfsCluster process, Configuration site) {
     this.dir = dir;
     this.confDir = confDir;
     this.hdfs = hdfs;
@@ -59,7 +60,8 @@ final class MapReduceCluster implements AutoCloseable {
    * @return the running cluster
    * @throws IOException if it does not start
    */
-  static MapReduceCluster start(String name, String s3Tap, boolean s3aDirect, java.net.URI endpoint) throws IOException {
+  static MapReduceCluster start(String name, String s3Tap, boolean s3aDirect, java.net.URI endpoint)
+      throws IOException {
     File dir = HdfsCluster.newDir(name);
     File confDir = new File(dir, "conf");
     Files.createDirectories(confDir.toPath());
@@ -70,17 +72,21 @@ final class MapReduceCluster implements AutoCloseable {
     site.set("fs.defaultFS", hdfs);
     // dtap, as the README's quick start adds it to core-site.xml
     site.set("fs.AbstractFileSystem.dtap.impl", "dev.dtap.fs.DataTapFs");
-    site.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
+    site.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
     String tap = "fs.dtap.tap." + s3Tap;
     site.set(tap + ".uri", "s3a://" + bucket + "/" + s3Tap);
-    Map<String, String> s3a = new java.util.LinkedHashMap<>(minio.s3aSettings(minio.accessKey(), minio.secretKey()));
+    Map<String, String> s3a =
+        new java.util.LinkedHashMap<>(minio.s3aSettings(minio.accessKey(), minio.secretKey()));
     if (endpoint != null) {
       s3a.put("fs.s3a.endpoint", endpoint.toString());
     }
     for (Map.Entry<String, String> e : s3a.entrySet()) {
       site.set(tap + ".conf." + e.getKey(), e.getValue());
       if (s3aDirect && e.getKey().startsWith("fs.s3a.")) {
-        site.set("fs.s3a.bucket." + bucket + "." + e.getKey().substring("fs.s3a.".length()), e.getValue());
+        site.set(
+            "fs.s3a.bucket." + bucket + "." + e.getKey().substring("fs.s3a.".length()),
+            e.getValue());
       }
     }
     // the quick start names no credential provider: S3A's default list decides
@@ -108,7 +114,9 @@ final class MapReduceCluster implements AutoCloseable {
     return new MapReduceCluster(dir, confDir, hdfs, bucket, cluster, site);
   }
 
-  /** @return a copy of the client configuration, for the test's own reads of the results */
+  /**
+   * @return a copy of the client configuration, for the test's own reads of the results
+   */
   Configuration conf() {
     Configuration c = new Configuration();
     for (Map.Entry<String, String> e : site) {

@@ -44,7 +44,14 @@ final class SparkStandalone implements AutoCloseable {
     try {
       ChildJvm.Running master =
           daemon("spark-master", home, dir)
-              .start("org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", Integer.toString(port), "--webui-port", "0");
+              .start(
+                  "org.apache.spark.deploy.master.Master",
+                  "--host",
+                  "127.0.0.1",
+                  "--port",
+                  Integer.toString(port),
+                  "--webui-port",
+                  "0");
       processes.add(master);
       master.awaitLog("Starting Spark master at " + url, 5);
       for (String host : WORKER_HOSTS) {
@@ -52,8 +59,19 @@ final class SparkStandalone implements AutoCloseable {
         Files.createDirectories(work.toPath());
         ChildJvm.Running worker =
             daemon("spark-worker-" + host, home, dir)
-                .start("org.apache.spark.deploy.worker.Worker", "--host", host, "--cores", "2", "--memory", "1g",
-                    "--work-dir", work.getAbsolutePath(), "--webui-port", "0", url);
+                .start(
+                    "org.apache.spark.deploy.worker.Worker",
+                    "--host",
+                    host,
+                    "--cores",
+                    "2",
+                    "--memory",
+                    "1g",
+                    "--work-dir",
+                    work.getAbsolutePath(),
+                    "--webui-port",
+                    "0",
+                    url);
         processes.add(worker);
       }
       for (ChildJvm.Running worker : processes.subList(1, processes.size())) {

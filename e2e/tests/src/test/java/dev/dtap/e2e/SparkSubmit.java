@@ -43,8 +43,8 @@ final class SparkSubmit {
   private String master = "local[2,4]";
 
   /**
-   * @param workDir the driver's working directory; Spark's local and warehouse directories go
-   *     under it
+   * @param workDir the driver's working directory; Spark's local and warehouse directories go under
+   *     it
    */
   SparkSubmit(File workDir) {
     this.workDir = workDir;
@@ -70,33 +70,50 @@ final class SparkSubmit {
     return conf("spark.hadoop." + key, value);
   }
 
-  /** Binds the dtap committers through Spark's hadoop-cloud commit protocol, as docs/committers.md says. */
+  /**
+   * Binds the dtap committers through Spark's hadoop-cloud commit protocol, as docs/committers.md
+   * says.
+   */
   SparkSubmit dtapCommitters(String name) {
-    conf("spark.sql.sources.commitProtocolClass", "org.apache.spark.internal.io.cloud.PathOutputCommitProtocol");
-    conf("spark.sql.parquet.output.committer.class", "org.apache.spark.internal.io.cloud.BindingParquetOutputCommitter");
-    hadoop("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
+    conf(
+        "spark.sql.sources.commitProtocolClass",
+        "org.apache.spark.internal.io.cloud.PathOutputCommitProtocol");
+    conf(
+        "spark.sql.parquet.output.committer.class",
+        "org.apache.spark.internal.io.cloud.BindingParquetOutputCommitter");
+    hadoop(
+        "mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
     if (name != null) {
       hadoop("fs.dtap.committer.name", name);
     }
     return this;
   }
 
-  /** @return the JVM options of a Spark process on Java 17 */
+  /**
+   * @return the JVM options of a Spark process on Java 17
+   */
   static List<String> moduleOptions() {
     return Arrays.asList(MODULE_OPTIONS);
   }
 
-  /** @return Spark's class path: its jars, never a dtap module */
+  /**
+   * @return Spark's class path: its jars, never a dtap module
+   */
   static List<String> classpath() throws IOException {
     File cpFile = new File(appDir(), "spark.classpath");
     if (!cpFile.isFile()) {
-      throw new IOException("No Spark class path at " + cpFile + ": build it with ./mvnw -pl e2e/tests -am verify");
+      throw new IOException(
+          "No Spark class path at " + cpFile + ": build it with ./mvnw -pl e2e/tests -am verify");
     }
     String listed = new String(Files.readAllBytes(cpFile.toPath()), StandardCharsets.UTF_8).trim();
-    return Arrays.stream(listed.split(File.pathSeparator)).filter(e -> !e.contains("dtap-")).collect(Collectors.toList());
+    return Arrays.stream(listed.split(File.pathSeparator))
+        .filter(e -> !e.contains("dtap-"))
+        .collect(Collectors.toList());
   }
 
-  /** @return the Scala version of Spark's jars, from their names */
+  /**
+   * @return the Scala version of Spark's jars, from their names
+   */
   static String scalaVersion() throws IOException {
     for (String e : classpath()) {
       if (e.contains("spark-core_2.12")) {
@@ -121,7 +138,15 @@ final class SparkSubmit {
   SparkRun run(String name, String... job) throws IOException {
     SparkRun run = runAllowingFailure(name, job);
     if (run.exit != 0) {
-      throw new AssertionError("spark-submit " + name + " failed (" + run.exit + "); its log " + run.log + ":\n" + run.tail());
+      throw new AssertionError(
+          "spark-submit "
+              + name
+              + " failed ("
+              + run.exit
+              + "); its log "
+              + run.log
+              + ":\n"
+              + run.tail());
     }
     return run;
   }
@@ -129,8 +154,14 @@ final class SparkSubmit {
   /** As {@link #run}, without failing when the job does. */
   SparkRun runAllowingFailure(String name, String... job) throws IOException {
     File app = new File(appDir(), "dtap-e2e-spark-app.jar");
-    List<String> args = new ArrayList<>(Arrays.asList("--master", master, "--deploy-mode", "client"));
-    args.addAll(Arrays.asList("--class", "dev.dtap.e2e.spark.SparkJobs", "--jars", HadoopInstall.dtapJar().getAbsolutePath()));
+    List<String> args =
+        new ArrayList<>(Arrays.asList("--master", master, "--deploy-mode", "client"));
+    args.addAll(
+        Arrays.asList(
+            "--class",
+            "dev.dtap.e2e.spark.SparkJobs",
+            "--jars",
+            HadoopInstall.dtapJar().getAbsolutePath()));
     for (Map.Entry<String, String> e : conf.entrySet()) {
       args.add("--conf");
       args.add(e.getKey() + "=" + e.getValue());
@@ -167,7 +198,9 @@ final class SparkSubmit {
       this.results = lines;
     }
 
-    /** @return the result lines starting with a label, without it */
+    /**
+     * @return the result lines starting with a label, without it
+     */
     List<String> lines(String label) {
       return results.stream()
           .filter(l -> l.startsWith(label + " "))

@@ -31,12 +31,16 @@ final class TeraReport {
     return new TeraReport(text.toString());
   }
 
-  /** @return whether TeraValidate found misordered rows or other errors */
+  /**
+   * @return whether TeraValidate found misordered rows or other errors
+   */
   boolean hasErrors() {
     return text.contains("misorder") || text.contains("error");
   }
 
-  /** @return the checksum line's value, or null when there is none */
+  /**
+   * @return the checksum line's value, or null when there is none
+   */
   String checksum() {
     for (String line : text.split("\n")) {
       if (line.startsWith("checksum")) {

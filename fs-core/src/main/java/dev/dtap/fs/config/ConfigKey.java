@@ -63,10 +63,17 @@ public final class ConfigKey<T> {
    * @return the key; {@link #get(Configuration)} returns the trimmed value or null when unset
    */
   public static ConfigKey<String> text(String name, String defaultText, String description) {
-    return new ConfigKey<>(name, String.class, null, defaultText, "any text", description, (r, k, d) -> {
-      String v = r.get(k);
-      return v != null ? v : d;
-    });
+    return new ConfigKey<>(
+        name,
+        String.class,
+        null,
+        defaultText,
+        "any text",
+        description,
+        (r, k, d) -> {
+          String v = r.get(k);
+          return v != null ? v : d;
+        });
   }
 
   /** As {@link #text}: the form every module used before keys were typed. */
@@ -77,11 +84,18 @@ public final class ConfigKey<T> {
   /** Declares a key that is {@code true} or {@code false}. */
   public static ConfigKey<Boolean> bool(String name, boolean defaultValue, String description) {
     return new ConfigKey<>(
-        name, Boolean.class, defaultValue, String.valueOf(defaultValue), "true or false", description, (r, k, d) -> r.getBoolean(k, d));
+        name,
+        Boolean.class,
+        defaultValue,
+        String.valueOf(defaultValue),
+        "true or false",
+        description,
+        (r, k, d) -> r.getBoolean(k, d));
   }
 
   /** Declares an integer key within a closed range. */
-  public static ConfigKey<Integer> integer(String name, int defaultValue, int min, int max, String description) {
+  public static ConfigKey<Integer> integer(
+      String name, int defaultValue, int min, int max, String description) {
     return new ConfigKey<>(
         name,
         Integer.class,
@@ -93,7 +107,8 @@ public final class ConfigKey<T> {
   }
 
   /** Declares a byte size key ({@code 64k}, {@code 128m}, ...) within a closed range. */
-  public static ConfigKey<Long> bytes(String name, long defaultValue, long min, long max, String description) {
+  public static ConfigKey<Long> bytes(
+      String name, long defaultValue, long min, long max, String description) {
     return new ConfigKey<>(
         name,
         Long.class,
@@ -110,32 +125,46 @@ public final class ConfigKey<T> {
    * @param unit the unit of a bare number: one of {@code ms s m h d}
    */
   public static ConfigKey<Duration> duration(
-      String name, Duration defaultValue, String unit, Duration min, Duration max, String description) {
+      String name,
+      Duration defaultValue,
+      String unit,
+      Duration min,
+      Duration max,
+      String description) {
     return new ConfigKey<>(
         name,
         Duration.class,
         defaultValue,
         formatDuration(defaultValue),
-        "a duration from " + formatDuration(min) + " to " + formatDuration(max) + " (a bare number in " + unit + ")",
+        "a duration from "
+            + formatDuration(min)
+            + " to "
+            + formatDuration(max)
+            + " (a bare number in "
+            + unit
+            + ")",
         description,
         (r, k, d) -> r.getDuration(k, d, unit, min, max));
   }
 
   /** Declares a key naming one constant of an enum, spelled in lower case with {@code -}. */
-  public static <E extends Enum<E>> ConfigKey<E> choice(String name, Class<E> type, E defaultValue, String description) {
+  public static <E extends Enum<E>> ConfigKey<E> choice(
+      String name, Class<E> type, E defaultValue, String description) {
     return new ConfigKey<>(
         name,
         type,
         defaultValue,
-        defaultValue == null ? null : defaultValue.name().toLowerCase(Locale.ROOT).replace('_', '-'),
+        defaultValue == null
+            ? null
+            : defaultValue.name().toLowerCase(Locale.ROOT).replace('_', '-'),
         "one of " + ConfigReader.spell(type),
         description,
         (r, k, d) -> r.getEnum(k, type, d));
   }
 
   /**
-   * The same key documented with another default text, for defaults derived from other keys or
-   * from the JVM (read with {@link #get(Configuration, Object)}).
+   * The same key documented with another default text, for defaults derived from other keys or from
+   * the JVM (read with {@link #get(Configuration, Object)}).
    *
    * @param text e.g. {@code value of fs.dtap.cache.enabled}
    * @return the key
@@ -182,7 +211,8 @@ public final class ConfigKey<T> {
    *
    * @throws InvalidConfigurationException if the value is not of the key's type and range
    */
-  public T getForTap(Configuration conf, String tap, T computedDefault) throws InvalidConfigurationException {
+  public T getForTap(Configuration conf, String tap, T computedDefault)
+      throws InvalidConfigurationException {
     return read(conf, forTap(tap), computedDefault);
   }
 
@@ -190,32 +220,44 @@ public final class ConfigKey<T> {
     return parser.read(new ConfigReader(conf), key, dflt);
   }
 
-  /** @return the key name, possibly containing {@code <name>} */
+  /**
+   * @return the key name, possibly containing {@code <name>}
+   */
   public String name() {
     return name;
   }
 
-  /** @return the type of the value */
+  /**
+   * @return the type of the value
+   */
   public Class<?> type() {
     return type;
   }
 
-  /** @return the documented default, or {@code null} when there is none */
+  /**
+   * @return the documented default, or {@code null} when there is none
+   */
   public String defaultValue() {
     return defaultText;
   }
 
-  /** @return what the key accepts, e.g. {@code an integer from 1 to 16} */
+  /**
+   * @return what the key accepts, e.g. {@code an integer from 1 to 16}
+   */
   public String accepted() {
     return accepted;
   }
 
-  /** @return the one-line description */
+  /**
+   * @return the one-line description
+   */
   public String description() {
     return description;
   }
 
-  /** @return whether this key is specific to one tap */
+  /**
+   * @return whether this key is specific to one tap
+   */
   public boolean isPerTap() {
     return name.contains(TAP_PLACEHOLDER);
   }

@@ -12,14 +12,15 @@ import org.apache.hadoop.conf.Configuration;
  * Reads typed values from a Hadoop {@link Configuration} and fails with an {@link
  * InvalidConfigurationException} naming the key and the accepted values when a value is bad.
  *
- * <p>Values are never clamped: a value out of range is an error. Messages quote the offending
- * value only for keys that are not {@linkplain Secrets#isSensitive(String) sensitive}.
+ * <p>Values are never clamped: a value out of range is an error. Messages quote the offending value
+ * only for keys that are not {@linkplain Secrets#isSensitive(String) sensitive}.
  *
  * <p>Instances are immutable; thread-safe as long as the wrapped configuration is not modified.
  */
 public final class ConfigReader {
   private static final Pattern SIZE =
-      Pattern.compile("(\\d+)\\s*(b|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)?", Pattern.CASE_INSENSITIVE);
+      Pattern.compile(
+          "(\\d+)\\s*(b|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)?", Pattern.CASE_INSENSITIVE);
   private static final Pattern DURATION =
       Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?", Pattern.CASE_INSENSITIVE);
 
@@ -34,7 +35,9 @@ public final class ConfigReader {
     this.conf = conf;
   }
 
-  /** @return the wrapped configuration */
+  /**
+   * @return the wrapped configuration
+   */
   public Configuration configuration() {
     return conf;
   }

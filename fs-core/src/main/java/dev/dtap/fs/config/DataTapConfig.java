@@ -75,24 +75,29 @@ public final class DataTapConfig {
       String tap = rest.substring(0, dot);
       String suffix = rest.substring(dot + 1);
       if (!TAP_NAME.matcher(tap).matches()) {
-        invalid.putIfAbsent(tap, new InvalidConfigurationException(
-            "Invalid tap name '"
-                + tap
-                + "' in key "
-                + fullKey
-                + ": tap names are 1-63 lower-case letters, digits or '-', starting with a letter"
-                + " or digit"));
+        invalid.putIfAbsent(
+            tap,
+            new InvalidConfigurationException(
+                "Invalid tap name '"
+                    + tap
+                    + "' in key "
+                    + fullKey
+                    + ": tap names are 1-63 lower-case letters, digits or '-', starting with a"
+                    + " letter"
+                    + " or digit"));
         continue;
       }
       if (!isKnown(suffix, knownSuffixes, knownPrefixes)) {
-        invalid.putIfAbsent(tap, new InvalidConfigurationException(
-            "Unknown key "
-                + fullKey
-                + ": settings accepted for a tap are "
-                + knownSuffixes
-                + " and keys starting with "
-                + knownPrefixes
-                + " (an extension key needs its module on the classpath)"));
+        invalid.putIfAbsent(
+            tap,
+            new InvalidConfigurationException(
+                "Unknown key "
+                    + fullKey
+                    + ": settings accepted for a tap are "
+                    + knownSuffixes
+                    + " and keys starting with "
+                    + knownPrefixes
+                    + " (an extension key needs its module on the classpath)"));
         continue;
       }
       byTap.computeIfAbsent(tap, t -> new HashMap<>()).put(suffix, e.getValue());
@@ -193,10 +198,15 @@ public final class DataTapConfig {
       }
     }
     String authority = uri.getRawAuthority();
-    if (authority != null && (authority.indexOf('%') >= 0 || authority.chars().anyMatch(Character::isWhitespace))) {
+    if (authority != null
+        && (authority.indexOf('%') >= 0 || authority.chars().anyMatch(Character::isWhitespace))) {
       // a host or bucket name never needs escaping; the value is not shown (it may hold a secret)
-      throw new InvalidConfigurationException("Invalid URI for " + key + ": its authority (host or bucket) "
-          + "holds characters no host or bucket name has; " + expectedUri());
+      throw new InvalidConfigurationException(
+          "Invalid URI for "
+              + key
+              + ": its authority (host or bucket) "
+              + "holds characters no host or bucket name has; "
+              + expectedUri());
     }
     if (uri.getRawUserInfo() != null) {
       throw new InvalidConfigurationException(
@@ -259,19 +269,25 @@ public final class DataTapConfig {
     return taps.get(name);
   }
 
-  /** @return every configured tap name, valid or not, sorted */
+  /**
+   * @return every configured tap name, valid or not, sorted
+   */
   public Set<String> tapNames() {
     SortedSet<String> names = new TreeSet<>(taps.keySet());
     names.addAll(invalid.keySet());
     return Collections.unmodifiableSortedSet(names);
   }
 
-  /** @return every valid tap, by name */
+  /**
+   * @return every valid tap, by name
+   */
   public SortedMap<String, TapConfig> taps() {
     return taps;
   }
 
-  /** @return the error of every invalid tap, by name */
+  /**
+   * @return the error of every invalid tap, by name
+   */
   public SortedMap<String, InvalidConfigurationException> invalidTaps() {
     return invalid;
   }

@@ -55,10 +55,10 @@ public final class DataTapKeys {
   /** Per-tap switch for the read cache. */
   public static final ConfigKey<Boolean> TAP_CACHE =
       ConfigKey.bool(
-          "fs.dtap.tap.<name>.cache",
-          false,
-          "true reads the tap through the compute-side read cache (needs dtap-fs-s3cache on the"
-              + " classpath; the dtap-hadoop jar has it).")
+              "fs.dtap.tap.<name>.cache",
+              false,
+              "true reads the tap through the compute-side read cache (needs dtap-fs-s3cache on the"
+                  + " classpath; the dtap-hadoop jar has it).")
           .documentedDefault("value of fs.dtap.cache.enabled");
 
   /** Global default of the per-tap cache switch. */
@@ -69,10 +69,10 @@ public final class DataTapKeys {
   /** Per-tap switch for the locality resolver. */
   public static final ConfigKey<Boolean> TAP_LOCALITY =
       ConfigKey.bool(
-          "fs.dtap.tap.<name>.locality",
-          false,
-          "true answers getFileBlockLocations from the local locality resolver (needs"
-              + " dtap-locality); false forwards the call to the backend.")
+              "fs.dtap.tap.<name>.locality",
+              false,
+              "true answers getFileBlockLocations from the local locality resolver (needs"
+                  + " dtap-locality); false forwards the call to the backend.")
           .documentedDefault("value of fs.dtap.locality.enabled");
 
   /** Global default of the per-tap locality switch. */
@@ -116,7 +116,9 @@ public final class DataTapKeys {
 
   private DataTapKeys() {}
 
-  /** @return every key fs-core reads, in documentation order */
+  /**
+   * @return every key fs-core reads, in documentation order
+   */
   public static List<ConfigKey<?>> all() {
     return ALL;
   }

@@ -38,32 +38,44 @@ public final class TapConfig {
     this.backendOverrides = Collections.unmodifiableMap(new TreeMap<>(backendOverrides));
   }
 
-  /** @return the tap name, as in {@code dtap://<name>/} */
+  /**
+   * @return the tap name, as in {@code dtap://<name>/}
+   */
   public String name() {
     return name;
   }
 
-  /** @return the normalised backend root: absolute, no trailing slash unless it is "/" */
+  /**
+   * @return the normalised backend root: absolute, no trailing slash unless it is "/"
+   */
   public URI root() {
     return root;
   }
 
-  /** @return whether every mutation is refused */
+  /**
+   * @return whether every mutation is refused
+   */
   public boolean readOnly() {
     return readOnly;
   }
 
-  /** @return whether reads go through the read cache */
+  /**
+   * @return whether reads go through the read cache
+   */
   public boolean cacheEnabled() {
     return cacheEnabled;
   }
 
-  /** @return whether block locations come from the locality resolver */
+  /**
+   * @return whether block locations come from the locality resolver
+   */
   public boolean localityEnabled() {
     return localityEnabled;
   }
 
-  /** @return whether local symlinks are checked for containment */
+  /**
+   * @return whether local symlinks are checked for containment
+   */
   public boolean checkSymlinks() {
     return checkSymlinks;
   }

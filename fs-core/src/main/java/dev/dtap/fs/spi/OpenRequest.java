@@ -5,9 +5,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
-/**
- * One request to open a file through a {@link ReadCache}. Immutable.
- */
+/** One request to open a file through a {@link ReadCache}. Immutable. */
 public final class OpenRequest {
   private final Path dtapPath;
   private final Path backendPath;
@@ -38,27 +36,37 @@ public final class OpenRequest {
     this.options = options == null ? new Configuration(false) : options;
   }
 
-  /** @return the dtap path, for messages */
+  /**
+   * @return the dtap path, for messages
+   */
   public Path dtapPath() {
     return dtapPath;
   }
 
-  /** @return the backend path to read */
+  /**
+   * @return the backend path to read
+   */
   public Path backendPath() {
     return backendPath;
   }
 
-  /** @return the backend status supplied by the caller, or null */
+  /**
+   * @return the backend status supplied by the caller, or null
+   */
   public FileStatus backendStatus() {
     return backendStatus;
   }
 
-  /** @return the buffer size hint, 0 for default */
+  /**
+   * @return the buffer size hint, 0 for default
+   */
   public int bufferSize() {
     return bufferSize;
   }
 
-  /** @return the openFile() options; never null */
+  /**
+   * @return the openFile() options; never null
+   */
   public Configuration options() {
     return options;
   }

@@ -15,16 +15,24 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  * close it.
  */
 public interface TapContext {
-  /** @return the tap's parsed settings */
+  /**
+   * @return the tap's parsed settings
+   */
   TapConfig config();
 
-  /** @return the site configuration dtap was initialised with (extensions read their keys here) */
+  /**
+   * @return the site configuration dtap was initialised with (extensions read their keys here)
+   */
   Configuration siteConfiguration();
 
-  /** @return the private configuration of this tap's backend, with the tap's overrides applied */
+  /**
+   * @return the private configuration of this tap's backend, with the tap's overrides applied
+   */
   Configuration backendConfiguration();
 
-  /** @return the tap's backend filesystem, shared with the tap; never close it */
+  /**
+   * @return the tap's backend filesystem, shared with the tap; never close it
+   */
   FileSystem backend();
 
   /**

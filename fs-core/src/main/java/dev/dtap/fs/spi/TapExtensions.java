@@ -8,9 +8,9 @@ import org.apache.hadoop.fs.FileSystem;
  * for that filesystem's tap: the committers find their per-tap store and the magic files a task
  * wrote through the output hook they registered, without knowing fs-core's classes.
  *
- * <p>The dtap filesystem implements this interface; the objects it returns are those created by
- * the tap's {@link ReadCacheFactory}, {@link LocalityResolverFactory} and {@link
- * OutputHookFactory} factories, and they live as long as the filesystem. Thread-safe.
+ * <p>The dtap filesystem implements this interface; the objects it returns are those created by the
+ * tap's {@link ReadCacheFactory}, {@link LocalityResolverFactory} and {@link OutputHookFactory}
+ * factories, and they live as long as the filesystem. Thread-safe.
  */
 public interface TapExtensions {
   /**

@@ -14,13 +14,23 @@ class TestConfigKey {
     SAFE
   }
 
-  private static final ConfigKey<Long> SIZE = ConfigKey.bytes("x.size", 1L << 20, 64L << 10, 16L << 20, "A size.");
-  private static final ConfigKey<Integer> COUNT = ConfigKey.integer("x.count", 4, 0, 256, "A count.");
+  private static final ConfigKey<Long> SIZE =
+      ConfigKey.bytes("x.size", 1L << 20, 64L << 10, 16L << 20, "A size.");
+  private static final ConfigKey<Integer> COUNT =
+      ConfigKey.integer("x.count", 4, 0, 256, "A count.");
   private static final ConfigKey<Duration> WAIT =
-      ConfigKey.duration("x.wait", Duration.ofMillis(500), "ms", Duration.ofMillis(1), Duration.ofMinutes(10), "A wait.");
-  private static final ConfigKey<Mode> MODE = ConfigKey.choice("x.mode", Mode.class, Mode.FAST_PATH, "A mode.");
+      ConfigKey.duration(
+          "x.wait",
+          Duration.ofMillis(500),
+          "ms",
+          Duration.ofMillis(1),
+          Duration.ofMinutes(10),
+          "A wait.");
+  private static final ConfigKey<Mode> MODE =
+      ConfigKey.choice("x.mode", Mode.class, Mode.FAST_PATH, "A mode.");
   private static final ConfigKey<Boolean> FLAG =
-      ConfigKey.bool("fs.dtap.tap.<name>.flag", false, "A per-tap flag.").documentedDefault("value of x.flag");
+      ConfigKey.bool("fs.dtap.tap.<name>.flag", false, "A per-tap flag.")
+          .documentedDefault("value of x.flag");
 
   @Test
   void unsetKeysReadTheirDeclaredDefault() throws Exception {
@@ -38,7 +48,10 @@ class TestConfigKey {
     assertThat(SIZE.defaultValue()).isEqualTo("1m");
     assertThat(COUNT.defaultValue()).isEqualTo("4");
     assertThat(WAIT.defaultValue()).isEqualTo("500ms");
-    assertThat(ConfigKey.duration("x.d", Duration.ofSeconds(60), "s", Duration.ZERO, Duration.ofHours(1), "D.").defaultValue())
+    assertThat(
+            ConfigKey.duration(
+                    "x.d", Duration.ofSeconds(60), "s", Duration.ZERO, Duration.ofHours(1), "D.")
+                .defaultValue())
         .isEqualTo("60s");
     assertThat(MODE.defaultValue()).isEqualTo("fast-path");
     assertThat(FLAG.defaultValue()).isEqualTo("value of x.flag");
@@ -62,9 +75,13 @@ class TestConfigKey {
         .hasMessageContaining("x.size")
         .hasMessageContaining("a size from 64k to 16m");
     conf.set("x.count", "257");
-    assertThatThrownBy(() -> COUNT.get(conf)).hasMessageContaining("x.count").hasMessageContaining("from 0 to 256");
+    assertThatThrownBy(() -> COUNT.get(conf))
+        .hasMessageContaining("x.count")
+        .hasMessageContaining("from 0 to 256");
     conf.set("x.mode", "slow");
-    assertThatThrownBy(() -> MODE.get(conf)).hasMessageContaining("x.mode").hasMessageContaining("[fast-path, safe]");
+    assertThatThrownBy(() -> MODE.get(conf))
+        .hasMessageContaining("x.mode")
+        .hasMessageContaining("[fast-path, safe]");
     assertThatThrownBy(() -> SIZE.forTap("t")).isInstanceOf(IllegalStateException.class);
   }
 

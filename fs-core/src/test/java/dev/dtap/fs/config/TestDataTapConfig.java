@@ -231,13 +231,15 @@ class TestDataTapConfig {
     assertThat(r.getBytes("s3", 0, 0, Long.MAX_VALUE)).isEqualTo(2L << 30);
     assertThat(r.getBytes("unset", 7, 0, 10)).isEqualTo(7);
     assertThatThrownBy(() -> r.getBytes("s4", 0, 0, 10)).hasMessageContaining("s4");
-    assertThatThrownBy(() -> r.getBytes("s3", 0, 0, 1 << 20))
-        .hasMessageContaining("from 0 to 1m");
-    assertThat(r.getDuration("d1", null, "s", java.time.Duration.ZERO, java.time.Duration.ofDays(1)))
+    assertThatThrownBy(() -> r.getBytes("s3", 0, 0, 1 << 20)).hasMessageContaining("from 0 to 1m");
+    assertThat(
+            r.getDuration("d1", null, "s", java.time.Duration.ZERO, java.time.Duration.ofDays(1)))
         .isEqualTo(java.time.Duration.ofMillis(500));
-    assertThat(r.getDuration("d2", null, "s", java.time.Duration.ZERO, java.time.Duration.ofDays(1)))
+    assertThat(
+            r.getDuration("d2", null, "s", java.time.Duration.ZERO, java.time.Duration.ofDays(1)))
         .isEqualTo(java.time.Duration.ofSeconds(30));
-    assertThat(r.getDuration("d3", null, "s", java.time.Duration.ZERO, java.time.Duration.ofDays(1)))
+    assertThat(
+            r.getDuration("d3", null, "s", java.time.Duration.ZERO, java.time.Duration.ofDays(1)))
         .isEqualTo(java.time.Duration.ofMinutes(5));
     assertThat(r.getEnum("e", Sample.class, Sample.NONE)).isEqualTo(Sample.BLOCK_SIZE);
     c.set("e", "other");

@@ -34,8 +34,11 @@ class TestDataTapKeys {
     conf.set("fs.dtap.tap.d.uri", "file:///tmp/d");
     TapConfig tap = DataTapConfig.parse(conf, java.util.Collections.emptyList()).tap("d");
     assertThat(String.valueOf(tap.readOnly())).isEqualTo(DataTapKeys.TAP_READONLY.defaultValue());
-    assertThat(String.valueOf(tap.checkSymlinks())).isEqualTo(DataTapKeys.TAP_CHECK_SYMLINKS.defaultValue());
-    assertThat(String.valueOf(tap.cacheEnabled())).isEqualTo(DataTapKeys.CACHE_ENABLED.defaultValue());
-    assertThat(String.valueOf(tap.localityEnabled())).isEqualTo(DataTapKeys.LOCALITY_ENABLED.defaultValue());
+    assertThat(String.valueOf(tap.checkSymlinks()))
+        .isEqualTo(DataTapKeys.TAP_CHECK_SYMLINKS.defaultValue());
+    assertThat(String.valueOf(tap.cacheEnabled()))
+        .isEqualTo(DataTapKeys.CACHE_ENABLED.defaultValue());
+    assertThat(String.valueOf(tap.localityEnabled()))
+        .isEqualTo(DataTapKeys.LOCALITY_ENABLED.defaultValue());
   }
 }

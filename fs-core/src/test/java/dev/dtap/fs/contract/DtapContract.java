@@ -23,12 +23,16 @@ public abstract class DtapContract extends AbstractFSContract {
     this.tap = tap;
   }
 
-  /** @return the tap the contract runs on */
+  /**
+   * @return the tap the contract runs on
+   */
   public String tap() {
     return tap;
   }
 
-  /** @return the capability resource, e.g. {@code contract/dtap-local.xml} */
+  /**
+   * @return the capability resource, e.g. {@code contract/dtap-local.xml}
+   */
   protected abstract String capabilities();
 
   /**

@@ -18,7 +18,8 @@ public final class LocalDtapContract extends DtapContract {
 
   @Override
   protected URI tapRoot() throws IOException {
-    File root = new File(System.getProperty("test.build.data", "target/test-data"), "dtap-contract-local");
+    File root =
+        new File(System.getProperty("test.build.data", "target/test-data"), "dtap-contract-local");
     if (!root.isDirectory() && !root.mkdirs()) {
       throw new IOException("Cannot create the local tap root " + root);
     }

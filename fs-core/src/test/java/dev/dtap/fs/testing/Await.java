@@ -5,10 +5,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one way tests wait for background work they cannot join: poll for a positive condition,
- * with a generous bound that only ends a broken run. A test never sleeps for a fixed time and
- * never asserts how long something took; the build's {@code TestNoSleepInTests} keeps {@code
- * sleep} out of every other test file.
+ * The one way tests wait for background work they cannot join: poll for a positive condition, with
+ * a generous bound that only ends a broken run. A test never sleeps for a fixed time and never
+ * asserts how long something took; the build's {@code TestNoSleepInTests} keeps {@code sleep} out
+ * of every other test file.
  *
  * <p>Thread-safe (stateless).
  */
@@ -40,7 +40,8 @@ public final class Await {
    * @throws AssertionError if the bound passes first
    * @throws Exception what the condition throws
    */
-  public static void until(String what, Duration bound, Callable<Boolean> condition) throws Exception {
+  public static void until(String what, Duration bound, Callable<Boolean> condition)
+      throws Exception {
     value(what, bound, () -> Boolean.TRUE.equals(condition.call()) ? Boolean.TRUE : null);
   }
 
@@ -64,7 +65,8 @@ public final class Await {
         return v;
       }
       if (poll >= polls) {
-        throw new AssertionError("Still waiting, after " + polls + " polls (" + bound + "), for: " + what);
+        throw new AssertionError(
+            "Still waiting, after " + polls + " polls (" + bound + "), for: " + what);
       }
       TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
     }

@@ -18,10 +18,10 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
- * A local filesystem for tests whose read streams have a chosen set of optional interfaces:
- * {@code capfull://} streams implement and advertise every one (byte-buffer reads, positioned
- * byte-buffer reads, unbuffer, readahead, drop-behind), {@code capnone://} streams none. Bind a
- * scheme with {@code fs.capfull.impl} / {@code fs.capnone.impl} = this class.
+ * A local filesystem for tests whose read streams have a chosen set of optional interfaces: {@code
+ * capfull://} streams implement and advertise every one (byte-buffer reads, positioned byte-buffer
+ * reads, unbuffer, readahead, drop-behind), {@code capnone://} streams none. Bind a scheme with
+ * {@code fs.capfull.impl} / {@code fs.capnone.impl} = this class.
  */
 public class CapabilityFileSystem extends RawLocalFileSystem {
   private boolean full;
@@ -36,7 +36,9 @@ public class CapabilityFileSystem extends RawLocalFileSystem {
 
   @Override
   public URI getUri() {
-    return uri == null ? super.getUri() : uri; // the superclass's constructor asks before initialize
+    return uri == null
+        ? super.getUri()
+        : uri; // the superclass's constructor asks before initialize
   }
 
   @Override

@@ -18,13 +18,14 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * Walks every optional capability of an open stream: calls it, and checks that the stream
  * advertises it ({@code hasCapability}) exactly when the call works and, for the byte-buffer reads
  * that readers such as Parquet choose by {@code instanceof}, that the wrapped stream implements the
- * interface exactly then. Vectored reads and {@code unbuffer} must work on every stream (natively or
- * through Hadoop's fallback). Shared by the unit test of local backends and the integration test of
- * HDFS, S3 and cached taps.
+ * interface exactly then. Vectored reads and {@code unbuffer} must work on every stream (natively
+ * or through Hadoop's fallback). Shared by the unit test of local backends and the integration test
+ * of HDFS, S3 and cached taps.
  */
 public final class CapabilityWalk {
   /** What the walked file must hold. */
-  public static final byte[] DATA = "0123456789abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
+  public static final byte[] DATA =
+      "0123456789abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
 
   private CapabilityWalk() {}
 
@@ -36,17 +37,23 @@ public final class CapabilityWalk {
    */
   public static Map<String, Boolean> walk(String label, FSDataInputStream in) throws Exception {
     Map<String, Boolean> served = new LinkedHashMap<>();
-    served.put(StreamCapabilities.READBYTEBUFFER, works(() -> {
-      ByteBuffer b = ByteBuffer.allocate(4);
-      in.seek(0);
-      assertThat(in.read(b)).isEqualTo(4);
-      assertThat(new String(b.array(), StandardCharsets.US_ASCII)).isEqualTo("0123");
-    }));
-    served.put(StreamCapabilities.PREADBYTEBUFFER, works(() -> {
-      ByteBuffer b = ByteBuffer.allocate(3);
-      in.readFully(10, b);
-      assertThat(new String(b.array(), StandardCharsets.US_ASCII)).isEqualTo("abc");
-    }));
+    served.put(
+        StreamCapabilities.READBYTEBUFFER,
+        works(
+            () -> {
+              ByteBuffer b = ByteBuffer.allocate(4);
+              in.seek(0);
+              assertThat(in.read(b)).isEqualTo(4);
+              assertThat(new String(b.array(), StandardCharsets.US_ASCII)).isEqualTo("0123");
+            }));
+    served.put(
+        StreamCapabilities.PREADBYTEBUFFER,
+        works(
+            () -> {
+              ByteBuffer b = ByteBuffer.allocate(3);
+              in.readFully(10, b);
+              assertThat(new String(b.array(), StandardCharsets.US_ASCII)).isEqualTo("abc");
+            }));
     served.put(StreamCapabilities.READAHEAD, works(() -> in.setReadahead(1024L)));
     served.put(StreamCapabilities.DROPBEHIND, works(() -> in.setDropBehind(true)));
     for (Map.Entry<String, Boolean> e : served.entrySet()) {
@@ -64,8 +71,12 @@ public final class CapabilityWalk {
     ranges.add(FileRange.createFileRange(2, 3));
     ranges.add(FileRange.createFileRange(30, 4));
     in.readVectored(ranges, ByteBuffer::allocate);
-    assertThat(StandardCharsets.US_ASCII.decode(ranges.get(0).getData().get()).toString()).as(label + ": vectored").isEqualTo("234");
-    assertThat(StandardCharsets.US_ASCII.decode(ranges.get(1).getData().get()).toString()).as(label + ": vectored").isEqualTo("uvwx");
+    assertThat(StandardCharsets.US_ASCII.decode(ranges.get(0).getData().get()).toString())
+        .as(label + ": vectored")
+        .isEqualTo("234");
+    assertThat(StandardCharsets.US_ASCII.decode(ranges.get(1).getData().get()).toString())
+        .as(label + ": vectored")
+        .isEqualTo("uvwx");
     in.unbuffer(); // served or a no-op, as Hadoop's policy for streams without it
     in.seek(0);
     assertThat(in.read()).as(label + ": reads after unbuffer").isEqualTo('0');

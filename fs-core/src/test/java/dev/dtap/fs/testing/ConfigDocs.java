@@ -18,16 +18,21 @@ import java.util.regex.Pattern;
  * reads, with its default, to the documentation.
  */
 public final class ConfigDocs {
-  private static final Pattern ROW = Pattern.compile("^\\|\\s*`([^`]+)`\\s*\\|\\s*([^|]*?)\\s*\\|(.*)\\|\\s*$");
+  private static final Pattern ROW =
+      Pattern.compile("^\\|\\s*`([^`]+)`\\s*\\|\\s*([^|]*?)\\s*\\|(.*)\\|\\s*$");
 
   private ConfigDocs() {}
 
-  /** @return {@code docs/configuration.md} of this repository */
+  /**
+   * @return {@code docs/configuration.md} of this repository
+   */
   public static File file() {
     String dir = System.getProperty("dtap.docs.dir");
     File docs = dir != null ? new File(dir) : null;
     if (docs == null || !docs.isDirectory()) {
-      for (File d = new File(System.getProperty("user.dir")).getAbsoluteFile(); d != null; d = d.getParentFile()) {
+      for (File d = new File(System.getProperty("user.dir")).getAbsoluteFile();
+          d != null;
+          d = d.getParentFile()) {
         if (new File(d, "docs/configuration.md").isFile()) {
           docs = new File(d, "docs");
           break;
@@ -56,8 +61,8 @@ public final class ConfigDocs {
   }
 
   /**
-   * Asserts that each key is documented with its default; keys without a default must say
-   * "(none)" or "(required)".
+   * Asserts that each key is documented with its default; keys without a default must say "(none)"
+   * or "(required)".
    *
    * @param keys a module's key registry
    * @throws IOException if the file cannot be read
@@ -65,7 +70,9 @@ public final class ConfigDocs {
   public static void assertDocumented(Collection<ConfigKey<?>> keys) throws IOException {
     Map<String, String> documented = documented();
     for (ConfigKey<?> key : keys) {
-      assertThat(documented).as("docs/configuration.md documents %s", key.name()).containsKey(key.name());
+      assertThat(documented)
+          .as("docs/configuration.md documents %s", key.name())
+          .containsKey(key.name());
       String cell = documented.get(key.name());
       if (key.defaultValue() == null) {
         assertThat(cell).as("default of %s", key.name()).isIn("(none)", "(required)");

@@ -15,7 +15,9 @@ import org.apache.hadoop.fs.Path;
 public final class LocalTaps {
   private LocalTaps() {}
 
-  /** @return a configuration with Hadoop's defaults and no taps */
+  /**
+   * @return a configuration with Hadoop's defaults and no taps
+   */
   public static Configuration newConf() {
     Configuration conf = new Configuration();
     conf.setBoolean("fs.dtap.impl.disable.cache", true);

@@ -7,8 +7,8 @@ import org.apache.log4j.PatternLayout;
 import org.apache.log4j.WriterAppender;
 
 /**
- * Captures everything logged through log4j (Hadoop's and dtap's logging, via SLF4J) while open,
- * at every level, with stack traces.
+ * Captures everything logged through log4j (Hadoop's and dtap's logging, via SLF4J) while open, at
+ * every level, with stack traces.
  *
  * <p>Not thread-safe to open concurrently; the captured text is.
  */
@@ -26,12 +26,16 @@ public final class LogCapture implements AutoCloseable {
     root.addAppender(appender);
   }
 
-  /** @return a capture that runs until closed */
+  /**
+   * @return a capture that runs until closed
+   */
   public static LogCapture start() {
     return new LogCapture();
   }
 
-  /** @return everything captured so far */
+  /**
+   * @return everything captured so far
+   */
   public String text() {
     synchronized (out) {
       return out.toString();

@@ -50,10 +50,13 @@ class ITestHttpUploadsS3 {
       String id = store.initiate(key);
       UploadedPart p1 = store.uploadPart(key, id, 1, PartData.of(List.of(first), first.length));
       UploadedPart p2 =
-          store.uploadPart(key, id, 2, PartData.of(List.of(new byte[0], second, new byte[3]), second.length));
+          store.uploadPart(
+              key, id, 2, PartData.of(List.of(new byte[0], second, new byte[3]), second.length));
       assertThat(p1.etag()).isEqualTo("\"" + hex("MD5", first) + "\"");
       assertThat(p2.etag()).isEqualTo("\"" + hex("MD5", second) + "\"");
-      assertThat(p1.checksum() == null).as("a checksum only with unsigned payloads").isEqualTo(signed);
+      assertThat(p1.checksum() == null)
+          .as("a checksum only with unsigned payloads")
+          .isEqualTo(signed);
       assertThat(store.listParts(key, id).orElseThrow()).containsExactly(p1, p2);
       assertThat(store.complete(key, id, List.of(p1, p2))).endsWith("-2\"");
 
@@ -66,11 +69,17 @@ class ITestHttpUploadsS3 {
 
       String record = "out/_records/task-" + signed + ".json";
       assertThat(store.putIfAbsent(record, "{\"a\":1}".getBytes())).isTrue();
-      assertThat(store.putIfAbsent(record, "{\"a\":2}".getBytes())).as("the second writer loses").isFalse();
+      assertThat(store.putIfAbsent(record, "{\"a\":2}".getBytes()))
+          .as("the second writer loses")
+          .isFalse();
       store.put(record, "{\"a\":3}".getBytes());
-      assertThat(store.get(record)).hasValueSatisfying(b -> assertThat(new String(b)).isEqualTo("{\"a\":3}"));
+      assertThat(store.get(record))
+          .hasValueSatisfying(b -> assertThat(new String(b)).isEqualTo("{\"a\":3}"));
 
-      assertThatThrownBy(() -> store.uploadPart(key, "no-such-upload", 1, PartData.of(List.of(second), second.length)))
+      assertThatThrownBy(
+              () ->
+                  store.uploadPart(
+                      key, "no-such-upload", 1, PartData.of(List.of(second), second.length)))
           .isInstanceOf(NoSuchUploadException.class)
           .hasMessageContaining("NoSuchUpload")
           .hasMessageContaining("dtap://up/out/dir with space/")
@@ -91,8 +100,8 @@ class ITestHttpUploadsS3 {
   }
 
   /**
-   * A part that reads as {@code data} when hashed or checksummed, and goes on the wire with one
-   * bit flipped: corruption between the two.
+   * A part that reads as {@code data} when hashed or checksummed, and goes on the wire with one bit
+   * flipped: corruption between the two.
    */
   private static PartData sentWithABitFlipped(byte[] data) {
     PartData original = PartData.of(List.of(data), data.length);

@@ -20,8 +20,8 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -39,8 +39,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
  * committers): a local tap with the cache on is opened, a file read and its blocks located, and a
  * committer created for it. Whatever the value, the result is success or an IOException whose
  * message names the key: never a NumberFormatException, NullPointerException or another unchecked
- * exception from deep inside, never a message that leaves the operator guessing which key is
- * wrong.
+ * exception from deep inside, never a message that leaves the operator guessing which key is wrong.
  */
 class TestConfigValueProperties {
   private static final String TAP = "cv";
@@ -50,7 +49,10 @@ class TestConfigValueProperties {
   @BeforeContainer
   static void setUp() throws IOException {
     // a unit test: on a fresh clone no fixture has made the data directory yet
-    root = Files.createTempDirectory(Files.createDirectories(RepoRoot.data().toPath()), "config-values-").toFile();
+    root =
+        Files.createTempDirectory(
+                Files.createDirectories(RepoRoot.data().toPath()), "config-values-")
+            .toFile();
     Files.write(new File(root, "f").toPath(), "some bytes\n".getBytes(StandardCharsets.UTF_8));
     keys = new ArrayList<>();
     keys.addAll(DataTapKeys.all());
@@ -58,7 +60,8 @@ class TestConfigValueProperties {
     keys.addAll(LocalityKeys.all());
     keys.addAll(CommitterKeys.all());
     // Hadoop reads these itself (FileSystem.getFileSystemClass), with its own errors
-    keys.removeIf(k -> k.name().equals("fs.dtap.impl") || k.name().startsWith("fs.AbstractFileSystem."));
+    keys.removeIf(
+        k -> k.name().equals("fs.dtap.impl") || k.name().startsWith("fs.AbstractFileSystem."));
   }
 
   @Provide
@@ -69,26 +72,57 @@ class TestConfigValueProperties {
   @Provide
   Arbitrary<String> values() {
     return Arbitraries.oneOf(
-        Arbitraries.of("-1", "0", "-5m", "abc", "", " ", "1x", "99999999999999999999999", "1.5", "NaN", "true",
-            "1g", "64k", "-64k", "0k", "10s", "-1s", "1h", "none", "magic", "file", "yarn", "static", "hdfs://",
-            "file:///", "dtap://x/", "s3a://", "\u00e9", "2147483648", "9223372036854775807"),
+        Arbitraries.of(
+            "-1",
+            "0",
+            "-5m",
+            "abc",
+            "",
+            " ",
+            "1x",
+            "99999999999999999999999",
+            "1.5",
+            "NaN",
+            "true",
+            "1g",
+            "64k",
+            "-64k",
+            "0k",
+            "10s",
+            "-1s",
+            "1h",
+            "none",
+            "magic",
+            "file",
+            "yarn",
+            "static",
+            "hdfs://",
+            "file:///",
+            "dtap://x/",
+            "s3a://",
+            "\u00e9",
+            "2147483648",
+            "9223372036854775807"),
         Arbitraries.strings().ofMinLength(0).ofMaxLength(20));
   }
 
   @Property(tries = 500)
-  void aBadValueIsAcceptedOrRefusedNamingItsKey(@ForAll("keys") ConfigKey<?> key, @ForAll("values") String value)
-      throws Exception {
+  void aBadValueIsAcceptedOrRefusedNamingItsKey(
+      @ForAll("keys") ConfigKey<?> key, @ForAll("values") String value) throws Exception {
     String name = key.isPerTap() ? key.forTap(TAP) : key.name();
     Configuration conf = new Configuration(false);
     conf.set("fs.dtap.impl", "dev.dtap.fs.DataTapFileSystem");
     conf.set("fs.AbstractFileSystem.dtap.impl", "dev.dtap.fs.DataTapFs");
     conf.set("fs.dtap.tap." + TAP + ".uri", root.toURI().toString());
     conf.set("fs.dtap.tap." + TAP + ".cache", "true");
-    conf.set("fs.dtap.cache.dirs", new File(root.getParentFile(), root.getName() + "-cache").getAbsolutePath());
+    conf.set(
+        "fs.dtap.cache.dirs",
+        new File(root.getParentFile(), root.getName() + "-cache").getAbsolutePath());
     conf.set("fs.dtap.locality.membership", "static");
     conf.set("fs.dtap.locality.hosts", "h1,h2");
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
     conf.set(name, value);
     try (FileSystem fs = FileSystem.newInstance(URI.create("dtap://" + TAP + "/"), conf)) {
       Path f = new Path("dtap://" + TAP + "/f");
@@ -98,7 +132,8 @@ class TestConfigValueProperties {
       fs.getFileBlockLocations(fs.getFileStatus(f), 0, 1);
       Path out = new Path("dtap://" + TAP + "/out-" + System.nanoTime());
       TaskAttemptContextImpl ctx =
-          new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(new JobID("2026", 1), TaskType.MAP, 0), 0));
+          new TaskAttemptContextImpl(
+              conf, new TaskAttemptID(new TaskID(new JobID("2026", 1), TaskType.MAP, 0), 0));
       ctx.getConfiguration().set("mapreduce.output.fileoutputformat.outputdir", out.toString());
       PathOutputCommitter committer = PathOutputCommitterFactory.createCommitter(out, ctx);
       assertThat(committer).isNotNull();
@@ -107,7 +142,9 @@ class TestConfigValueProperties {
       // a valid root elsewhere (file:///) has no file f: the tap works, the file is missing
       assertThat(name).as(name + "=" + value + ": " + e).isEqualTo(DataTapKeys.TAP_URI.forTap(TAP));
     } catch (IOException e) {
-      assertThat(chain(e)).as(name + "=" + value + " was refused; does the error name the key?").contains(name);
+      assertThat(chain(e))
+          .as(name + "=" + value + " was refused; does the error name the key?")
+          .contains(name);
       Statistics.collect("refused naming the key");
     } catch (RuntimeException e) {
       throw new AssertionError(name + "=" + value + " escaped as an unchecked exception: " + e, e);

@@ -18,18 +18,20 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps fixed sleeps out of the tests: on a shared two-core machine a test that sleeps and then
- * expects background work to be done fails at random or passes without proving anything. Tests
- * wait through {@code dev.dtap.fs.testing.Await} (polling a positive condition), latches or
- * injected clocks. The only other files allowed to sleep are child processes whose pause is the
- * scenario itself: the parent waits on their output or kills them, never on time.
+ * expects background work to be done fails at random or passes without proving anything. Tests wait
+ * through {@code dev.dtap.fs.testing.Await} (polling a positive condition), latches or injected
+ * clocks. The only other files allowed to sleep are child processes whose pause is the scenario
+ * itself: the parent waits on their output or kills them, never on time.
  */
 class TestNoSleepInTests {
   private static final Pattern SLEEP = Pattern.compile("\\bsleep\\s*\\(");
+
   /** Allowed, with why. */
   private static final Map<String, String> ALLOWED = new TreeMap<>();
 
   static {
-    ALLOWED.put("fs-core/src/test/java/dev/dtap/fs/testing/Await.java", "the polling helper itself");
+    ALLOWED.put(
+        "fs-core/src/test/java/dev/dtap/fs/testing/Await.java", "the polling helper itself");
     ALLOWED.put(
         "integration-tests/src/test/java/dev/dtap/it/commit/CommitChild.java",
         "a child JVM that pauses mid-step so its parent can kill it there");
@@ -60,7 +62,9 @@ class TestNoSleepInTests {
     }
     assertThat(scanned).as("test sources found under " + root).isGreaterThan(100);
     assertThat(offenders)
-        .as("tests that sleep: wait with dev.dtap.fs.testing.Await (a positive condition), a latch or an injected clock")
+        .as(
+            "tests that sleep: wait with dev.dtap.fs.testing.Await (a positive condition), a"
+                + " latch or an injected clock")
         .isEmpty();
   }
 

@@ -105,7 +105,10 @@ class ITestS3Cache {
     FileStatus status = fs.getFileStatus(p);
     try (FSDataInputStream in =
         FutureIO.awaitFuture(
-            fs.openFile(p).withFileStatus(status).opt("fs.option.openfile.read.policy", "random").build())) {
+            fs.openFile(p)
+                .withFileStatus(status)
+                .opt("fs.option.openfile.read.policy", "random")
+                .build())) {
       byte[] first = new byte[1000];
       in.readFully(0, first);
       assertThat(first).isEqualTo(Arrays.copyOf(v1, 1000));
@@ -119,7 +122,9 @@ class ITestS3Cache {
       byte[] late = new byte[1000];
       try {
         in.readFully(8L * PAGE, late);
-        assertThat(late).as("a late read of the open stream").isEqualTo(Arrays.copyOfRange(v1, 8 * PAGE, 8 * PAGE + 1000));
+        assertThat(late)
+            .as("a late read of the open stream")
+            .isEqualTo(Arrays.copyOfRange(v1, 8 * PAGE, 8 * PAGE + 1000));
       } catch (IOException e) {
         assertThat(e).hasMessageContaining("dtap://s3c/mix").hasMessageNotContaining("s3a://");
       }
@@ -136,7 +141,8 @@ class ITestS3Cache {
     Path p = new Path("dtap://s3c/head");
     FileStatus status = fs.getFileStatus(p);
     long heads = counter("object_metadata_request");
-    try (FSDataInputStream in = FutureIO.awaitFuture(fs.openFile(p).withFileStatus(status).build())) {
+    try (FSDataInputStream in =
+        FutureIO.awaitFuture(fs.openFile(p).withFileStatus(status).build())) {
       assertThat(readAll(in)).isEqualTo(v);
     }
     assertThat(counter("object_metadata_request")).isEqualTo(heads);
@@ -153,12 +159,14 @@ class ITestS3Cache {
       streams.add(fs.open(new Path("dtap://s3c/conc")));
     }
     for (FSDataInputStream stream : streams) {
-      results.add(pool.submit(() -> {
-        go.await();
-        try (FSDataInputStream in = stream) {
-          return readAll(in);
-        }
-      }));
+      results.add(
+          pool.submit(
+              () -> {
+                go.await();
+                try (FSDataInputStream in = stream) {
+                  return readAll(in);
+                }
+              }));
     }
     go.countDown();
     for (Future<byte[]> f : results) {

@@ -43,25 +43,29 @@ public final class CommitChild {
     if (args[0].equals("commit")) {
       String step = args[4];
       long n = Long.parseLong(args[5]);
-      CommitTesting.onCommitStep((s, count) -> {
-        if (step.equals("slow") && s.equals("completed")) {
-          System.out.println("completed " + count);
-          System.out.flush();
-          sleep(40);
-        } else if (s.equals(step) && (!s.equals("completed") || count == n)) {
-          System.out.println("halting at " + s + " " + count);
-          System.out.flush();
-          Runtime.getRuntime().halt(137);
-        }
-      });
-      TaskAttemptContext am = new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.JOB_SETUP, 0), 0));
+      CommitTesting.onCommitStep(
+          (s, count) -> {
+            if (step.equals("slow") && s.equals("completed")) {
+              System.out.println("completed " + count);
+              System.out.flush();
+              sleep(40);
+            } else if (s.equals(step) && (!s.equals("completed") || count == n)) {
+              System.out.println("halting at " + s + " " + count);
+              System.out.flush();
+              Runtime.getRuntime().halt(137);
+            }
+          });
+      TaskAttemptContext am =
+          new TaskAttemptContextImpl(
+              conf, new TaskAttemptID(new TaskID(job, TaskType.JOB_SETUP, 0), 0));
       PathOutputCommitterFactory.createCommitter(dest, am).commitJob(new JobContextImpl(conf, job));
       System.out.println("committed");
       System.exit(0);
     }
     int task = Integer.parseInt(args[4]);
     int mib = Integer.parseInt(args[5]);
-    TaskAttemptContext t = new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), 0));
+    TaskAttemptContext t =
+        new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), 0));
     PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, t);
     c.setupTask(t);
     Path file = new Path(c.getWorkPath(), "killed-" + task + ".bin");

@@ -1,6 +1,5 @@
 package dev.dtap.it.commit;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +34,8 @@ final class CommitJob {
   CommitJob(Configuration conf, Path dest) {
     this.conf = new Configuration(conf);
     this.conf.set(FileOutputFormat.OUTDIR, dest.toString());
-    this.conf.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
+    this.conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
     this.dest = dest;
     synchronized (CommitJob.class) {
       this.id = new JobID("2026" + (100000 + (++jobs)), jobs);
@@ -80,6 +80,7 @@ final class CommitJob {
   }
 
   private TaskAttemptContext attempt(int task) {
-    return new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(id, TaskType.MAP, task), 0));
+    return new TaskAttemptContextImpl(
+        conf, new TaskAttemptID(new TaskID(id, TaskType.MAP, task), 0));
   }
 }

@@ -28,18 +28,22 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CountingProxy implements Closeable {
   private final ServerSocket server;
   private final String expectedAuth;
-  private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "counting-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService threads =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "counting-proxy");
+            t.setDaemon(true);
+            return t;
+          });
   private final AtomicLong forwarded = new AtomicLong();
   private final AtomicLong challenged = new AtomicLong();
 
   CountingProxy(String user, String password) throws IOException {
     this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     this.expectedAuth =
-        "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     threads.execute(this::accept);
   }
 
@@ -47,12 +51,16 @@ final class CountingProxy implements Closeable {
     return server.getLocalPort();
   }
 
-  /** @return requests forwarded to an origin so far */
+  /**
+   * @return requests forwarded to an origin so far
+   */
   long forwarded() {
     return forwarded.get();
   }
 
-  /** @return requests refused for want of credentials so far */
+  /**
+   * @return requests refused for want of credentials so far
+   */
   long challenged() {
     return challenged.get();
   }
@@ -88,9 +96,13 @@ final class CountingProxy implements Closeable {
           if (header(head, "expect") == null) {
             skipBody(in, length, chunked);
           }
-          out.write(("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"dtap\"\r\n"
-                  + "Content-Length: 0\r\n" + (header(head, "expect") != null ? "Connection: close\r\n" : "") + "\r\n")
-              .getBytes(StandardCharsets.ISO_8859_1));
+          out.write(
+              ("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic"
+                      + " realm=\"dtap\"\r\n"
+                      + "Content-Length: 0\r\n"
+                      + (header(head, "expect") != null ? "Connection: close\r\n" : "")
+                      + "\r\n")
+                  .getBytes(StandardCharsets.ISO_8859_1));
           out.flush();
           if (header(head, "expect") != null) {
             return; // the body was not sent: the connection cannot be reused
@@ -166,13 +178,14 @@ final class CountingProxy implements Closeable {
     out.flush();
   }
 
-  private static void relayBody(InputStream from, OutputStream out, List<String> head, String method)
-      throws IOException {
+  private static void relayBody(
+      InputStream from, OutputStream out, List<String> head, String method) throws IOException {
     String status = head.get(0).split(" ")[1];
     if (method.equals("HEAD") || status.equals("204") || status.equals("304")) {
       return;
     }
-    copyBody(from, out, length(head), "chunked".equalsIgnoreCase(header(head, "transfer-encoding")));
+    copyBody(
+        from, out, length(head), "chunked".equalsIgnoreCase(header(head, "transfer-encoding")));
     out.flush();
   }
 
@@ -180,7 +193,8 @@ final class CountingProxy implements Closeable {
     copyBody(in, OutputStream.nullOutputStream(), length, chunked);
   }
 
-  private static void copyBody(InputStream in, OutputStream out, long length, boolean chunked) throws IOException {
+  private static void copyBody(InputStream in, OutputStream out, long length, boolean chunked)
+      throws IOException {
     if (chunked) {
       while (true) {
         String size = readLine(in);
@@ -229,7 +243,9 @@ final class CountingProxy implements Closeable {
     return null;
   }
 
-  /** @return the start line and header lines, or null at the end of the stream */
+  /**
+   * @return the start line and header lines, or null at the end of the stream
+   */
   private static List<String> readHead(InputStream in) throws IOException {
     List<String> lines = new ArrayList<>();
     String l = readLine(in);
@@ -252,7 +268,8 @@ final class CountingProxy implements Closeable {
     while ((c = in.read()) >= 0) {
       if (c == '\n') {
         byte[] bytes = b.toByteArray();
-        int n = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+        int n =
+            bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
         return new String(bytes, 0, n, StandardCharsets.ISO_8859_1);
       }
       b.write(c);

@@ -52,6 +52,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 class ITestCommitFaults {
   /** CI: 200 files from 20 tasks; the soak: -Ddtap.commit.tasks=100 -Ddtap.commit.files=100. */
   private static final int TASKS = Integer.getInteger("dtap.commit.tasks", 20);
+
   private static final int FILES_PER_TASK = Integer.getInteger("dtap.commit.files", 10);
   private static final int MAX_ATTEMPTS = 4;
 
@@ -76,7 +77,8 @@ class ITestCommitFaults {
     }
   }
 
-  private Configuration conf(String tap, String committer, boolean throughProxy) throws IOException {
+  private Configuration conf(String tap, String committer, boolean throughProxy)
+      throws IOException {
     Configuration conf = minio.addTap(new Configuration(), tap, bucket, "out");
     if (throughProxy) {
       proxy.route(conf, tap);
@@ -84,7 +86,8 @@ class ITestCommitFaults {
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     conf.set("fs.dtap.committer.name", committer);
     conf.set("fs.dtap.committer.staging.dir", Files.createTempDirectory("dtap-staging").toString());
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", "dev.dtap.commit.DataTapCommitterFactory");
     return conf;
   }
 
@@ -95,7 +98,9 @@ class ITestCommitFaults {
    */
   static Stream<Arguments> cases() {
     if (TASKS != 20 || FILES_PER_TASK != 10) {
-      return Stream.of(Arguments.of("magic", "RESET", 100, "commit"), Arguments.of("staging", "RESET", 100, "commit"));
+      return Stream.of(
+          Arguments.of("magic", "RESET", 100, "commit"),
+          Arguments.of("staging", "RESET", 100, "commit"));
     }
     List<Arguments> all = new ArrayList<>();
     for (String committer : new String[] {"magic", "staging"}) {
@@ -129,7 +134,8 @@ class ITestCommitFaults {
     }
     int retriedAttempts = 0;
     try {
-      PathOutputCommitter am = PathOutputCommitterFactory.createCommitter(dest, attempt(conf, id, 0, 0));
+      PathOutputCommitter am =
+          PathOutputCommitterFactory.createCommitter(dest, attempt(conf, id, 0, 0));
       am.setupJob(jobContext);
       for (int task = 0; task < TASKS; task++) {
         retriedAttempts += runTask(conf, id, dest, task, written);
@@ -147,14 +153,23 @@ class ITestCommitFaults {
         } catch (IOException e) {
           proxy.faults().heal();
           List<CommitRecovery.JobReport> reports =
-              CommitRecovery.recover(new Path("dtap://" + tap + "/job-" + job), conf(tap, committer, false), false);
+              CommitRecovery.recover(
+                  new Path("dtap://" + tap + "/job-" + job), conf(tap, committer, false), false);
           StringBuilder r = new StringBuilder();
           for (CommitRecovery.JobReport report : reports) {
-            r.append(report.action).append(" (").append(report.filesCompleted).append(" files completed, ")
-                .append(report.uploadsAborted).append(" uploads aborted)");
+            r.append(report.action)
+                .append(" (")
+                .append(report.filesCompleted)
+                .append(" files completed, ")
+                .append(report.uploadsAborted)
+                .append(" uploads aborted)");
           }
-          outcome = "job commit failed (" + e.getClass().getSimpleName() + " after the client's retries); "
-              + "dtap committer recover: " + r;
+          outcome =
+              "job commit failed ("
+                  + e.getClass().getSimpleName()
+                  + " after the client's retries); "
+                  + "dtap committer recover: "
+                  + r;
         }
       }
     } finally {
@@ -174,24 +189,45 @@ class ITestCommitFaults {
       }
     }
     List<String> pending = new ArrayList<>();
-    for (MultipartUpload u : minio.client().listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix("out/job-" + job + "/")).uploads()) {
+    for (MultipartUpload u :
+        minio
+            .client()
+            .listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix("out/job-" + job + "/"))
+            .uploads()) {
       pending.add(u.key() + " " + u.uploadId());
     }
     assertThat(pending).as("uploads neither completed nor aborted").isEmpty();
     log.row(
-        committer + " committer, " + (TASKS * FILES_PER_TASK) + " files from " + TASKS + " tasks, job " + end,
+        committer
+            + " committer, "
+            + (TASKS * FILES_PER_TASK)
+            + " files from "
+            + TASKS
+            + " tasks, job "
+            + end,
         (downInJobCommit
                 ? "store down from the " + n + "th request of job commit on, until after the job"
-                : (fault.equals("RESET") ? "connection reset" : "answer cut short") + " on every " + n + "th request")
-            + (downInJobCommit ? " (" + requests + " requests)" : " (" + faults + " faults in " + requests + " requests)"),
-        outcome + "; " + retriedAttempts + " task attempt(s) retried; output "
-            + (committed.isEmpty() ? "none" : "whole and exact") + "; 0 pending uploads",
+                : (fault.equals("RESET") ? "connection reset" : "answer cut short")
+                    + " on every "
+                    + n
+                    + "th request")
+            + (downInJobCommit
+                ? " (" + requests + " requests)"
+                : " (" + faults + " faults in " + requests + " requests)"),
+        outcome
+            + "; "
+            + retriedAttempts
+            + " task attempt(s) retried; output "
+            + (committed.isEmpty() ? "none" : "whole and exact")
+            + "; 0 pending uploads",
         "0");
   }
 
-
-  /** Runs one task to a committed attempt, retrying failed attempts; returns the attempts retried. */
-  private int runTask(Configuration conf, JobID id, Path dest, int task, Map<String, byte[]> written)
+  /**
+   * Runs one task to a committed attempt, retrying failed attempts; returns the attempts retried.
+   */
+  private int runTask(
+      Configuration conf, JobID id, Path dest, int task, Map<String, byte[]> written)
       throws IOException, InterruptedException {
     IOException last = null;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -225,16 +261,20 @@ class ITestCommitFaults {
   }
 
   private static TaskAttemptContext attempt(Configuration conf, JobID id, int task, int attempt) {
-    return new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(id, TaskType.MAP, task), attempt));
+    return new TaskAttemptContextImpl(
+        conf, new TaskAttemptID(new TaskID(id, TaskType.MAP, task), attempt));
   }
 
   /** The committed part files under a prefix, read straight from MinIO (not through the proxy). */
   private Map<String, byte[]> committedFiles(String prefix) {
     Map<String, byte[]> files = new TreeMap<>();
-    for (S3Object o : minio.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+    for (S3Object o :
+        minio.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
       String name = o.key().substring(prefix.length());
       if (name.startsWith("part-")) {
-        files.put(name, minio.client().getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asByteArray());
+        files.put(
+            name,
+            minio.client().getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asByteArray());
       }
     }
     return files;

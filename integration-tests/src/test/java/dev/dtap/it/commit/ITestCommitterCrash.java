@@ -45,23 +45,29 @@ import org.junit.jupiter.api.Test;
 class ITestCommitterCrash {
   private Configuration conf() throws IOException {
     Configuration conf = S3Commits.conf();
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     conf.set("fs.dtap.committer.name", "magic");
     conf.set("fs.dtap.committer.part.size", "5m");
     return conf;
   }
 
   private static JobID newJobId() {
-    return new JobID("2026" + ThreadLocalRandom.current().nextInt(100000, 999999), ThreadLocalRandom.current().nextInt(1, 9999));
+    return new JobID(
+        "2026" + ThreadLocalRandom.current().nextInt(100000, 999999),
+        ThreadLocalRandom.current().nextInt(1, 9999));
   }
 
   private static TaskAttemptContext attempt(Configuration conf, JobID job, int task, int attempt) {
-    return new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), attempt));
+    return new TaskAttemptContextImpl(
+        conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), attempt));
   }
 
   /** Sets the job up and commits {@code tasks} tasks of one small file each, plus a loser. */
-  private List<String> prepare(Configuration conf, Path dest, JobID job, int tasks) throws IOException {
-    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0)).setupJob(new JobContextImpl(conf, job));
+  private List<String> prepare(Configuration conf, Path dest, JobID job, int tasks)
+      throws IOException {
+    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0))
+        .setupJob(new JobContextImpl(conf, job));
     List<String> names = new ArrayList<>();
     for (int i = 0; i < tasks; i++) {
       names.add(writeAndMaybeCommit(conf, dest, job, i, 0, true));
@@ -70,7 +76,8 @@ class ITestCommitterCrash {
     return names;
   }
 
-  private String writeAndMaybeCommit(Configuration conf, Path dest, JobID job, int task, int att, boolean commit)
+  private String writeAndMaybeCommit(
+      Configuration conf, Path dest, JobID job, int task, int att, boolean commit)
       throws IOException {
     TaskAttemptContext t = attempt(conf, job, task, att);
     PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, t);
@@ -122,7 +129,11 @@ class ITestCommitterCrash {
   void driverHaltedAtEveryStepOfJobCommitIsRecovered() throws Exception {
     Configuration conf = conf();
     String[][] crashes = {
-      {"listed", "0"}, {"intent-written", "0"}, {"completed", "1"}, {"completed", "4"}, {"success-written", "0"}
+      {"listed", "0"},
+      {"intent-written", "0"},
+      {"completed", "1"},
+      {"completed", "4"},
+      {"success-written", "0"}
     };
     for (String[] crash : crashes) {
       Path dest = S3Commits.newDestination("crash-" + crash[0] + "-" + crash[1]);
@@ -147,7 +158,9 @@ class ITestCommitterCrash {
       } else {
         assertThat(reports.get(0).action).isEqualTo("aborted");
       }
-      assertThat(output(fs, dest)).as("after a crash at " + String.join("#", crash)).isEqualTo(expected);
+      assertThat(output(fs, dest))
+          .as("after a crash at " + String.join("#", crash))
+          .isEqualTo(expected);
       assertThat(CommitTesting.pending(dest, conf, journaled)).as("pending uploads").isEmpty();
       assertThat(CommitTesting.jobDirExists(dest, conf, job.toString())).isFalse();
       assertThat(CommitRecovery.recover(dest, conf, false)).as("recovery is idempotent").isEmpty();
@@ -166,7 +179,8 @@ class ITestCommitterCrash {
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isEqualTo(137);
     // an AM restarted by YARN runs job commit again (isCommitJobRepeatable)
-    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0)).commitJob(new JobContextImpl(conf, job));
+    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0))
+        .commitJob(new JobContextImpl(conf, job));
     TreeSet<String> expected = new TreeSet<>(names);
     expected.add("_SUCCESS");
     assertThat(output(dest.getFileSystem(conf), dest)).isEqualTo(expected);
@@ -182,7 +196,8 @@ class ITestCommitterCrash {
     List<String> names = prepare(conf, dest, job, 40);
     List<CommitTesting.Upload> journaled = CommitTesting.journaled(dest, conf, job.toString());
     Process p = child(conf, "commit", dest.toString(), job.toString(), "slow", "0");
-    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String line;
     while ((line = r.readLine()) != null && !line.equals("completed 10")) {
       // wait until a quarter of the files are complete
@@ -191,7 +206,10 @@ class ITestCommitterCrash {
     p.destroyForcibly(); // SIGKILL
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     FileSystem fs = dest.getFileSystem(conf);
-    assertThat(output(fs, dest)).as("partial output before recovery").isNotEmpty().doesNotContain("_SUCCESS");
+    assertThat(output(fs, dest))
+        .as("partial output before recovery")
+        .isNotEmpty()
+        .doesNotContain("_SUCCESS");
 
     List<CommitRecovery.JobReport> reports = CommitRecovery.recover(dest, conf, false);
     assertThat(reports).hasSize(1);
@@ -207,11 +225,13 @@ class ITestCommitterCrash {
     Configuration conf = conf();
     Path dest = S3Commits.newDestination("crash-task");
     JobID job = newJobId();
-    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0)).setupJob(new JobContextImpl(conf, job));
+    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0))
+        .setupJob(new JobContextImpl(conf, job));
     String survivor = writeAndMaybeCommit(conf, dest, job, 1, 0, true);
 
     Process p = child(conf, "write", dest.toString(), job.toString(), "0", "24");
-    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String line;
     while ((line = r.readLine()) != null && !line.equals("written 16")) {
       // wait until at least three 5 MiB parts were sent
@@ -222,14 +242,19 @@ class ITestCommitterCrash {
 
     List<CommitTesting.Upload> journaled = CommitTesting.journaled(dest, conf, job.toString());
     assertThat(journaled).as("the killed task's upload and the survivor's").hasSize(2);
-    assertThat(CommitTesting.pending(dest, conf, journaled)).as("both pending before job commit").hasSize(2);
+    assertThat(CommitTesting.pending(dest, conf, journaled))
+        .as("both pending before job commit")
+        .hasSize(2);
 
     // the AM gives up on the killed attempt and commits the job with what was committed
-    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0)).commitJob(new JobContextImpl(conf, job));
+    PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0))
+        .commitJob(new JobContextImpl(conf, job));
     TreeSet<String> expected = new TreeSet<>();
     expected.add(survivor);
     expected.add("_SUCCESS");
     assertThat(output(dest.getFileSystem(conf), dest)).isEqualTo(expected);
-    assertThat(CommitTesting.pending(dest, conf, journaled)).as("pending after job commit").isEmpty();
+    assertThat(CommitTesting.pending(dest, conf, journaled))
+        .as("pending after job commit")
+        .isEmpty();
   }
 }

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The committers take the tap's credentials and proxy as S3A does, through dtap's HTTP requests
  * ({@code auto}) and through S3A's client ({@code s3a}): Hadoop's default credential provider list
- * with plain keys (its first provider, for session credentials, has none and S3A falls through),
- * a provider class of the user's own, a secret kept in a Hadoop credential provider, and an HTTP
+ * with plain keys (its first provider, for session credentials, has none and S3A falls through), a
+ * provider class of the user's own, a secret kept in a Hadoop credential provider, and an HTTP
  * proxy with Basic credentials through which every request of a job is counted.
  */
 class ITestCommitterCredentialsAndProxy {
@@ -60,7 +60,8 @@ class ITestCommitterCredentialsAndProxy {
     List<String> files = new CommitJob(conf, dest).run(2, () -> {});
     for (int t = 0; t < files.size(); t++) {
       try (FSDataInputStream in = fs.open(new Path(dest, files.get(t)))) {
-        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("line of task " + t + "\n");
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+            .isEqualTo("line of task " + t + "\n");
       }
     }
     assertThat(fs.exists(new Path(dest, "_SUCCESS"))).isTrue();
@@ -84,12 +85,15 @@ class ITestCommitterCredentialsAndProxy {
     Configuration conf = tap(minio, tap, transport);
     conf.unset(backend(tap, "fs.s3a.access.key"));
     conf.unset(backend(tap, "fs.s3a.secret.key"));
-    conf.set(backend(tap, "fs.s3a.aws.credentials.provider"), UserCredentialsProvider.class.getName());
+    conf.set(
+        backend(tap, "fs.s3a.aws.credentials.provider"), UserCredentialsProvider.class.getName());
     conf.set(backend(tap, UserCredentialsProvider.ACCESS), minio.accessKey());
     conf.set(backend(tap, UserCredentialsProvider.SECRET), minio.secretKey());
     int before = UserCredentialsProvider.CALLS.get();
     job(conf, tap);
-    assertThat(UserCredentialsProvider.CALLS.get()).as("the provider gave the credentials").isGreaterThan(before);
+    assertThat(UserCredentialsProvider.CALLS.get())
+        .as("the provider gave the credentials")
+        .isGreaterThan(before);
   }
 
   @ParameterizedTest(name = "transport {0}")
@@ -142,7 +146,9 @@ class ITestCommitterCredentialsAndProxy {
       assertThat(proxy.forwarded() - forwardedBefore)
           .as("every one of them came through the proxy")
           .isEqualTo(server);
-      assertThat(proxy.challenged()).as("clients were asked for the proxy's credentials").isGreaterThan(0);
+      assertThat(proxy.challenged())
+          .as("clients were asked for the proxy's credentials")
+          .isGreaterThan(0);
     }
   }
 }

@@ -31,16 +31,16 @@ import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 
 /**
  * Real MapReduce jobs on the YARN fixture (AM and tasks in their own JVMs) writing through each
- * dtap committer: WordCount with magic and staging into a MinIO tap and with the file committer into
- * an HDFS tap, and a map-only job on the old MapReduce API. The output must be exactly WordCount's
- * and, on MinIO, no multipart upload may be left pending at any output key.
+ * dtap committer: WordCount with magic and staging into a MinIO tap and with the file committer
+ * into an HDFS tap, and a map-only job on the old MapReduce API. The output must be exactly
+ * WordCount's and, on MinIO, no multipart upload may be left pending at any output key.
  */
 class ITestCommitterMapReduce {
   private static final int FILES = 4;
@@ -54,7 +54,8 @@ class ITestCommitterMapReduce {
       }
     }
     conf.set("fs.dtap.tap.commitmr.uri", HdfsFixture.get().uri() + "/taps/commit-mr");
-    conf.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
     conf.set("fs.dtap.committer.name", committer);
     return conf;
   }
@@ -138,15 +139,19 @@ class ITestCommitterMapReduce {
     for (FileStatus f : files) {
       String key = "warehouse" + f.getPath().toUri().getPath();
       ListMultipartUploadsResponse r =
-          MinioFixture.get().client().listMultipartUploads(b -> b.bucket(S3Commits.bucket()).prefix(key));
+          MinioFixture.get()
+              .client()
+              .listMultipartUploads(b -> b.bucket(S3Commits.bucket()).prefix(key));
       assertThat(r.uploads()).as("pending uploads at " + key).isEmpty();
     }
   }
 
   /** A map-only identity job on the old API: each line passes through. */
-  public static final class LineMapper extends MapReduceBase implements Mapper<LongWritable, Text, Text, Text> {
+  public static final class LineMapper extends MapReduceBase
+      implements Mapper<LongWritable, Text, Text, Text> {
     @Override
-    public void map(LongWritable k, Text v, OutputCollector<Text, Text> out, Reporter r) throws IOException {
+    public void map(LongWritable k, Text v, OutputCollector<Text, Text> out, Reporter r)
+        throws IOException {
       out.collect(v, new Text("seen"));
     }
   }
@@ -181,7 +186,8 @@ class ITestCommitterMapReduce {
       }
     }
     assertThat(lines).isEqualTo((long) FILES * LINES);
-    assertThat(SuccessData.load(fs, new Path(out, "_SUCCESS")).getCommitter()).isEqualTo("dtap-magic");
+    assertThat(SuccessData.load(fs, new Path(out, "_SUCCESS")).getCommitter())
+        .isEqualTo("dtap-magic");
     assertThat(fs.listStatus(out)).as("no __magic or job directories left").hasSize(FILES + 1);
     assertNoPendingUploads(parts);
   }

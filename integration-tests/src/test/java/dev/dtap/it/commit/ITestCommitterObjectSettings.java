@@ -26,16 +26,18 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Every object the magic committer writes (the journal, task records, the commit intent, the
- * output and {@code _SUCCESS}) is written as S3A writes its own objects for the same tap, on MinIO
- * with its KMS: SSE-S3 over http; over TLS, plain, SSE-KMS with a key, SSE-KMS set per bucket and
- * SSE-C (MinIO takes SSE-C over https only, and S3A of Hadoop 3.3 sends SSE-KMS over https only);
- * through dtap's HTTP requests and through S3A's client. The store's HEAD of each is compared with its HEAD of an object S3A wrote through the
- * same tap.
+ * Every object the magic committer writes (the journal, task records, the commit intent, the output
+ * and {@code _SUCCESS}) is written as S3A writes its own objects for the same tap, on MinIO with
+ * its KMS: SSE-S3 over http; over TLS, plain, SSE-KMS with a key, SSE-KMS set per bucket and SSE-C
+ * (MinIO takes SSE-C over https only, and S3A of Hadoop 3.3 sends SSE-KMS over https only); through
+ * dtap's HTTP requests and through S3A's client. The store's HEAD of each is compared with its HEAD
+ * of an object S3A wrote through the same tap.
  */
 class ITestCommitterObjectSettings {
   /** 32 bytes in base64 that carry the secret marker, so the build's leak scan watches them too. */
-  private static final String SSE_C_KEY = dev.dtap.fs.testing.Canary.MARKER + "sseCkeyForTheTestsOfDtapCommit0=";
+  private static final String SSE_C_KEY =
+      dev.dtap.fs.testing.Canary.MARKER + "sseCkeyForTheTestsOfDtapCommit0=";
+
   private static int taps;
 
   private FileSystem fs;
@@ -50,21 +52,37 @@ class ITestCommitterObjectSettings {
 
   static Stream<Arguments> cases() {
     return Stream.of(
-        Arguments.of("SSE-S3", false, Map.of("fs.s3a.encryption.algorithm", "AES256")),
-        // over TLS: S3A of Hadoop 3.3 (SDK v1) sends SSE-KMS requests over https only
-        Arguments.of("SSE-KMS", true,
-            Map.of("fs.s3a.encryption.algorithm", "SSE-KMS", "fs.s3a.encryption.key", MinioFixture.KMS_KEY)),
-        Arguments.of("SSE-KMS per bucket", true,
-            Map.of("fs.s3a.bucket.%s.encryption.algorithm", "SSE-KMS", "fs.s3a.bucket.%s.encryption.key", MinioFixture.KMS_KEY)),
-        Arguments.of("TLS", true, Map.of()),
-        Arguments.of("SSE-C over TLS", true, Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", SSE_C_KEY)))
-        .flatMap(a -> Stream.of("auto", "s3a").map(t -> Arguments.of(a.get()[0], a.get()[1], a.get()[2], t)));
+            Arguments.of("SSE-S3", false, Map.of("fs.s3a.encryption.algorithm", "AES256")),
+            // over TLS: S3A of Hadoop 3.3 (SDK v1) sends SSE-KMS requests over https only
+            Arguments.of(
+                "SSE-KMS",
+                true,
+                Map.of(
+                    "fs.s3a.encryption.algorithm",
+                    "SSE-KMS",
+                    "fs.s3a.encryption.key",
+                    MinioFixture.KMS_KEY)),
+            Arguments.of(
+                "SSE-KMS per bucket",
+                true,
+                Map.of(
+                    "fs.s3a.bucket.%s.encryption.algorithm",
+                    "SSE-KMS", "fs.s3a.bucket.%s.encryption.key", MinioFixture.KMS_KEY)),
+            Arguments.of("TLS", true, Map.of()),
+            Arguments.of(
+                "SSE-C over TLS",
+                true,
+                Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", SSE_C_KEY)))
+        .flatMap(
+            a ->
+                Stream.of("auto", "s3a")
+                    .map(t -> Arguments.of(a.get()[0], a.get()[1], a.get()[2], t)));
   }
 
   @ParameterizedTest(name = "{0}, transport {3}")
   @MethodSource("cases")
-  void committedObjectsCarryS3asSettings(String name, boolean tls, Map<String, String> s3a, String transport)
-      throws Exception {
+  void committedObjectsCarryS3asSettings(
+      String name, boolean tls, Map<String, String> s3a, String transport) throws Exception {
     MinioFixture minio = tls ? MinioFixture.tls() : MinioFixture.get();
     String bucket = minio.createBucket("settings");
     String tap = "settings" + (++taps);
@@ -104,7 +122,9 @@ class ITestCommitterObjectSettings {
                 2,
                 () -> {
                   for (String key : jobKeys(client, bucket)) {
-                    written.put(key.contains("/journal/") ? "journal entry " + key : "task record " + key, head(client, bucket, key, ssec));
+                    written.put(
+                        key.contains("/journal/") ? "journal entry " + key : "task record " + key,
+                        head(client, bucket, key, ssec));
                   }
                 });
     for (String f : files) {
@@ -119,12 +139,19 @@ class ITestCommitterObjectSettings {
         .contains("intent", "_SUCCESS", "output part-0", "output part-1");
     for (Map.Entry<String, HeadObjectResponse> e : written.entrySet()) {
       HeadObjectResponse h = e.getValue();
-      assertThat(h.serverSideEncryptionAsString()).as(name + ": " + e.getKey()).isEqualTo(reference.serverSideEncryptionAsString());
+      assertThat(h.serverSideEncryptionAsString())
+          .as(name + ": " + e.getKey())
+          .isEqualTo(reference.serverSideEncryptionAsString());
       assertThat(h.ssekmsKeyId()).as(name + ": " + e.getKey()).isEqualTo(reference.ssekmsKeyId());
-      assertThat(h.sseCustomerAlgorithm()).as(name + ": " + e.getKey()).isEqualTo(reference.sseCustomerAlgorithm());
-      assertThat(h.storageClassAsString()).as(name + ": " + e.getKey()).isEqualTo(reference.storageClassAsString());
+      assertThat(h.sseCustomerAlgorithm())
+          .as(name + ": " + e.getKey())
+          .isEqualTo(reference.sseCustomerAlgorithm());
+      assertThat(h.storageClassAsString())
+          .as(name + ": " + e.getKey())
+          .isEqualTo(reference.storageClassAsString());
     }
-    String success = new String(read(client, bucket, "w/out/_SUCCESS", ssec), StandardCharsets.UTF_8);
+    String success =
+        new String(read(client, bucket, "w/out/_SUCCESS", ssec), StandardCharsets.UTF_8);
     assertThat(success)
         .as("_SUCCESS names dtap paths only")
         .contains("dtap://" + tap + "/out")
@@ -135,7 +162,10 @@ class ITestCommitterObjectSettings {
   /** The keys of the job's commit data: journal entries, task records, the intent. */
   private static List<String> jobKeys(S3Client client, String bucket) {
     List<String> keys = new ArrayList<>();
-    for (S3Object o : client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix("w/out/__dtap_job-")).contents()) {
+    for (S3Object o :
+        client
+            .listObjectsV2Paginator(b -> b.bucket(bucket).prefix("w/out/__dtap_job-"))
+            .contents()) {
       if (!o.key().contains("/probe")) {
         keys.add(o.key());
       }
@@ -157,7 +187,9 @@ class ITestCommitterObjectSettings {
             b -> {
               b.bucket(bucket).key(key);
               if (ssec) {
-                b.sseCustomerAlgorithm("AES256").sseCustomerKey(SSE_C_KEY).sseCustomerKeyMD5(keyMd5());
+                b.sseCustomerAlgorithm("AES256")
+                    .sseCustomerKey(SSE_C_KEY)
+                    .sseCustomerKeyMD5(keyMd5());
               }
             })
         .asByteArray();
@@ -165,7 +197,9 @@ class ITestCommitterObjectSettings {
 
   private static String keyMd5() {
     try {
-      return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(SSE_C_KEY)));
+      return Base64.getEncoder()
+          .encodeToString(
+              MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(SSE_C_KEY)));
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

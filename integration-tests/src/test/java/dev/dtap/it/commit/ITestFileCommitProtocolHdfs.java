@@ -45,7 +45,10 @@ class ITestFileCommitProtocolHdfs extends AbstractCommitProtocolTest {
     Configuration c = new Configuration(conf);
     c.unset("fs.dtap.committer.name");
     c.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
-    TaskAttemptContextImpl t = new TaskAttemptContextImpl(c, TaskAttemptID.forName("attempt_202611220000_0001_m_000000_0"));
-    assertThat(PathOutputCommitterFactory.createCommitter(dest, t)).isInstanceOf(FileOutputCommitter.class);
+    TaskAttemptContextImpl t =
+        new TaskAttemptContextImpl(
+            c, TaskAttemptID.forName("attempt_202611220000_0001_m_000000_0"));
+    assertThat(PathOutputCommitterFactory.createCommitter(dest, t))
+        .isInstanceOf(FileOutputCommitter.class);
   }
 }

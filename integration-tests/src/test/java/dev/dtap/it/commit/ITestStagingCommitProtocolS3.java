@@ -4,7 +4,9 @@ import dev.dtap.commit.AbstractDtapCommitProtocolTest;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
-/** The commit protocol scenarios for the staging committer on MinIO, through S3 multipart uploads. */
+/**
+ * The commit protocol scenarios for the staging committer on MinIO, through S3 multipart uploads.
+ */
 class ITestStagingCommitProtocolS3 extends AbstractDtapCommitProtocolTest {
   @Override
   protected String committerName() {

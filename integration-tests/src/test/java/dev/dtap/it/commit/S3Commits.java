@@ -70,8 +70,10 @@ final class S3Commits {
     MinioFixture minio = MinioFixture.get();
     List<String> committed = new ArrayList<>();
     for (S3Object o :
-        minio.client()
-            .listObjectsV2Paginator(b -> b.bucket(bucket()).prefix("warehouse/" + destinationPrefix))
+        minio
+            .client()
+            .listObjectsV2Paginator(
+                b -> b.bucket(bucket()).prefix("warehouse/" + destinationPrefix))
             .contents()) {
       if (o.key().matches(".*/part-[^/]*")) {
         committed.add(o.key());
@@ -80,7 +82,8 @@ final class S3Commits {
     assertThat(committed).as("committed output under " + destinationPrefix).isNotEmpty();
     for (String key : committed) {
       String crc =
-          minio.client()
+          minio
+              .client()
               .headObject(b -> b.bucket(bucket()).key(key).checksumMode(ChecksumMode.ENABLED))
               .checksumCRC32C();
       assertThat(crc).as(key).isNotEmpty();

@@ -15,6 +15,7 @@ public final class UserCredentialsProvider
         software.amazon.awssdk.auth.credentials.AwsCredentialsProvider {
   static final String ACCESS = "dtap.test.provider.access";
   static final String SECRET = "dtap.test.provider.secret";
+
   /** How many times any instance gave out credentials. */
   static final AtomicInteger CALLS = new AtomicInteger();
 
@@ -31,7 +32,8 @@ public final class UserCredentialsProvider
     this.access = conf.getTrimmed(ACCESS);
     this.secret = conf.getTrimmed(SECRET);
     if (access == null || secret == null) {
-      throw new IllegalArgumentException("UserCredentialsProvider needs " + ACCESS + " and " + SECRET);
+      throw new IllegalArgumentException(
+          "UserCredentialsProvider needs " + ACCESS + " and " + SECRET);
     }
   }
 

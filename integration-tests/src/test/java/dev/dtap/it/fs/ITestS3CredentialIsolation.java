@@ -81,7 +81,8 @@ class ITestS3CredentialIsolation {
 
       // the site keys (user B) cannot reach bucket A: tap a's success was its own keys
       FileSystem siteKeys = FileSystem.get(URI.create("dtap://a-with-site-keys/"), conf);
-      Throwable denied = catchThrowable(() -> read(siteKeys, new Path("dtap://a-with-site-keys/x.txt")));
+      Throwable denied =
+          catchThrowable(() -> read(siteKeys, new Path("dtap://a-with-site-keys/x.txt")));
       assertThat(denied).isInstanceOf(AccessDeniedException.class);
       denied.printStackTrace(new PrintWriter(failures));
 
@@ -97,7 +98,8 @@ class ITestS3CredentialIsolation {
 
       // and tap a still works afterwards: nothing was overwritten in a shared cache entry
       assertThat(read(a, new Path("dtap://a/x.txt"))).isEqualTo("from a");
-      assertThatThrownBy(() -> a.getFileStatus(new Path("dtap://a/../../" + bucketB + "/data/x.txt")))
+      assertThatThrownBy(
+              () -> a.getFileStatus(new Path("dtap://a/../../" + bucketB + "/data/x.txt")))
           .isInstanceOf(org.apache.hadoop.security.AccessControlException.class);
       assertThat(logs.text() + failures).doesNotContain(Canary.MARKER);
     }
@@ -106,7 +108,8 @@ class ITestS3CredentialIsolation {
   @Test
   void aPageCachedForOneTapIsNeverServedToATapWhoseKeysCannotReadIt() throws Exception {
     Configuration conf = conf();
-    java.io.File cacheDir = new java.io.File(dev.dtap.it.fixtures.RepoRoot.data(), "iso-cache-" + System.nanoTime());
+    java.io.File cacheDir =
+        new java.io.File(dev.dtap.it.fixtures.RepoRoot.data(), "iso-cache-" + System.nanoTime());
     conf.set("fs.dtap.cache.dirs", cacheDir.getAbsolutePath());
     conf.set("fs.dtap.cache.scan.admission", "first-read");
     conf.set("fs.dtap.cache.memory.size", "16m"); // the memory tier too: both are shared per JVM
@@ -116,17 +119,22 @@ class ITestS3CredentialIsolation {
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     try (LogCapture logs = LogCapture.start();
         FileSystem a = FileSystem.newInstance(URI.create("dtap://a/"), conf);
-        FileSystem siteKeys = FileSystem.newInstance(URI.create("dtap://a-with-site-keys/"), conf)) {
+        FileSystem siteKeys =
+            FileSystem.newInstance(URI.create("dtap://a-with-site-keys/"), conf)) {
       write(a, new Path("dtap://a/cached.txt"), "cached by a");
       assertThat(read(a, new Path("dtap://a/cached.txt"))).isEqualTo("cached by a");
       assertThat(read(a, new Path("dtap://a/cached.txt"))).isEqualTo("cached by a");
       dev.dtap.cache.CacheAdmin.flushWrites();
-      assertThat(((org.apache.hadoop.fs.statistics.IOStatisticsSource) a).getIOStatistics().counters())
+      assertThat(
+              ((org.apache.hadoop.fs.statistics.IOStatisticsSource) a).getIOStatistics().counters())
           .as("tap a's reads went through the cache")
           .containsKey("dtap_cache_hits");
       // the same bucket and key through a tap whose keys (user B's) cannot read bucket A
-      Throwable denied = catchThrowable(() -> read(siteKeys, new Path("dtap://a-with-site-keys/cached.txt")));
-      assertThat(denied).as("the cached page must not answer a tap the store refuses").isInstanceOf(AccessDeniedException.class);
+      Throwable denied =
+          catchThrowable(() -> read(siteKeys, new Path("dtap://a-with-site-keys/cached.txt")));
+      assertThat(denied)
+          .as("the cached page must not answer a tap the store refuses")
+          .isInstanceOf(AccessDeniedException.class);
       assertThat(logs.text()).doesNotContain(Canary.MARKER);
     }
   }

@@ -6,12 +6,12 @@ import dev.dtap.it.fixtures.MinioFixture;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.util.functional.FutureIO;
@@ -35,7 +35,10 @@ class ITestS3OpenFile {
       long heads = heads(fs);
       try (FSDataInputStream in =
           FutureIO.awaitFuture(
-              fs.openFile(p).withFileStatus(st).opt("fs.option.openfile.read.policy", "random").build())) {
+              fs.openFile(p)
+                  .withFileStatus(st)
+                  .opt("fs.option.openfile.read.policy", "random")
+                  .build())) {
         byte[] buf = new byte[3];
         in.readFully(4, buf);
         assertThat(new String(buf, StandardCharsets.UTF_8)).isEqualTo("456");

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ITestStreamCapabilities {
   @ParameterizedTest(name = "{0} cache={1}")
   @CsvSource({"hdfs,false", "hdfs,true", "s3,false", "s3,true", "local,false", "local,true"})
-  void everyCapabilityIsAdvertisedExactlyWhenServed(String backend, boolean cache) throws Exception {
+  void everyCapabilityIsAdvertisedExactlyWhenServed(String backend, boolean cache)
+      throws Exception {
     Configuration conf;
     String root;
     switch (backend) {
@@ -49,7 +50,9 @@ class ITestStreamCapabilities {
     conf.set("fs.dtap.tap.t.uri", root);
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     conf.setBoolean("fs.dtap.tap.t.cache", cache);
-    conf.set("fs.dtap.cache.dirs", new File(RepoRoot.data(), "caps-cache-" + System.nanoTime()).getAbsolutePath());
+    conf.set(
+        "fs.dtap.cache.dirs",
+        new File(RepoRoot.data(), "caps-cache-" + System.nanoTime()).getAbsolutePath());
     String label = backend + (cache ? " cached" : "");
     try (FileSystem fs = FileSystem.newInstance(URI.create("dtap://t/"), conf)) {
       Path file = new Path("dtap://t/f");
@@ -59,8 +62,12 @@ class ITestStreamCapabilities {
       try (FSDataInputStream in = fs.open(file)) {
         Map<String, Boolean> served = CapabilityWalk.walk(label, in);
         if (cache || backend.equals("hdfs")) {
-          assertThat(served.get(StreamCapabilities.READBYTEBUFFER)).as(label + " serves byte-buffer reads").isTrue();
-          assertThat(served.get(StreamCapabilities.PREADBYTEBUFFER)).as(label + " serves positioned byte-buffer reads").isTrue();
+          assertThat(served.get(StreamCapabilities.READBYTEBUFFER))
+              .as(label + " serves byte-buffer reads")
+              .isTrue();
+          assertThat(served.get(StreamCapabilities.PREADBYTEBUFFER))
+              .as(label + " serves positioned byte-buffer reads")
+              .isTrue();
         }
       }
     }

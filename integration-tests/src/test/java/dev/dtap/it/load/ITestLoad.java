@@ -22,8 +22,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 /**
  * Readers in several client processes at once over objects in MinIO, through an S3 tap with the
  * cache on (each process its own cache, as task JVMs have until the cnode exists): every read is
- * checked byte for byte; no read fails; the bytes each process counted equal what dtap's
- * statistics counted; each process's peak heap is reported. The CI run is short ({@code
+ * checked byte for byte; no read fails; the bytes each process counted equal what dtap's statistics
+ * counted; each process's peak heap is reported. The CI run is short ({@code
  * -Ddtap.load.seconds=15}, 256 MiB); the soak the issue names is {@code -Ddtap.load.seconds=60
  * -Ddtap.load.mib=1024}.
  */
@@ -51,7 +51,9 @@ class ITestLoad {
       Configuration conf = minio.addTap(new Configuration(false), "load", bucket, "data");
       conf.set("fs.dtap.impl", "dev.dtap.fs.DataTapFileSystem");
       conf.setBoolean("fs.dtap.tap.load.cache", true);
-      conf.set("fs.dtap.cache.dirs", new File(RepoRoot.data(), "load-cache-" + c + "-" + System.nanoTime()).getAbsolutePath());
+      conf.set(
+          "fs.dtap.cache.dirs",
+          new File(RepoRoot.data(), "load-cache-" + c + "-" + System.nanoTime()).getAbsolutePath());
       conf.set("fs.dtap.cache.max.size", "512m");
       conf.set("fs.dtap.tap.load.conf.fs.s3a.connection.maximum", Integer.toString(THREADS * 2));
       File xml = new File(RepoRoot.data(), "load-client-" + c + "-" + System.nanoTime() + ".xml");
@@ -88,10 +90,14 @@ class ITestLoad {
       assertThat(done).as("client " + c + " finished; see " + outputs.get(c)).isTrue();
       assertThat(p.exitValue()).as("client " + c + " exit; see " + outputs.get(c)).isZero();
       Map<String, String> r = result(outputs.get(c));
-      assertThat(r.get("errors")).as("read errors in client " + c + ": " + r.get("firstError")).isEqualTo("0");
+      assertThat(r.get("errors"))
+          .as("read errors in client " + c + ": " + r.get("firstError"))
+          .isEqualTo("0");
       assertThat(r.get("mismatches")).as("wrong bytes in client " + c).isEqualTo("0");
       assertThat(Long.parseLong(r.get("reads"))).as("reads of client " + c).isPositive();
-      assertThat(r.get("dtapBytesRead")).as("dtap's byte count against the readers' own, client " + c).isEqualTo(r.get("bytes"));
+      assertThat(r.get("dtapBytesRead"))
+          .as("dtap's byte count against the readers' own, client " + c)
+          .isEqualTo(r.get("bytes"));
       reads += Long.parseLong(r.get("reads"));
       bytes += Long.parseLong(r.get("bytes"));
       peakMax = Math.max(peakMax, Long.parseLong(r.get("peakHeapMiB")));
@@ -99,13 +105,26 @@ class ITestLoad {
     // the heap stayed bounded when no reader failed: an OutOfMemoryError is counted as an error
     // (this test found one, in the cache's readahead, before the memory tier's default followed
     // the heap); the figure is the sum of the heap pools' peaks, an upper bound
-    ReliabilityLog.open(SECONDS == 15 && MIB == 256 ? "load" : "load-soak").row(
-        CLIENTS + " client processes x " + THREADS + " reader threads for " + SECONDS + " s over " + MIB
-            + " MiB in MinIO, cache on",
-        "load (sequential whole-object and random 8-range reads, mixed)",
-        "0 errors, 0 wrong bytes; " + reads + " reads, " + (bytes >> 20) + " MiB read; dtap's byte counts equal the"
-            + " readers'; peak heap of a client at most " + peakMax + " MiB (-Xmx512m; the sum of the heap pools' peaks)",
-        "0");
+    ReliabilityLog.open(SECONDS == 15 && MIB == 256 ? "load" : "load-soak")
+        .row(
+            CLIENTS
+                + " client processes x "
+                + THREADS
+                + " reader threads for "
+                + SECONDS
+                + " s over "
+                + MIB
+                + " MiB in MinIO, cache on",
+            "load (sequential whole-object and random 8-range reads, mixed)",
+            "0 errors, 0 wrong bytes; "
+                + reads
+                + " reads, "
+                + (bytes >> 20)
+                + " MiB read; dtap's byte counts equal the"
+                + " readers'; peak heap of a client at most "
+                + peakMax
+                + " MiB (-Xmx512m; the sum of the heap pools' peaks)",
+            "0");
   }
 
   private static Map<String, String> result(File out) throws Exception {

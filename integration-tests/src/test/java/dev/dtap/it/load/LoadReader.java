@@ -47,45 +47,48 @@ public final class LoadReader {
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       long seed = t * 7919L + ProcessHandle.current().pid();
-      Thread w = new Thread(() -> {
-        Random random = new Random(seed);
-        byte[] buf = new byte[1 << 20];
-        while (System.nanoTime() < end) {
-          int obj = random.nextInt(objects);
-          Path p = new Path("dtap://load/obj-" + obj);
-          try (FSDataInputStream in = fs.open(p)) {
-            if (random.nextBoolean()) {
-              long pos = 0;
-              int n;
-              while ((n = in.read(buf, 0, buf.length)) > 0) {
-                if (!LoadContent.matches(obj, pos, buf, n)) {
-                  mismatches.incrementAndGet();
+      Thread w =
+          new Thread(
+              () -> {
+                Random random = new Random(seed);
+                byte[] buf = new byte[1 << 20];
+                while (System.nanoTime() < end) {
+                  int obj = random.nextInt(objects);
+                  Path p = new Path("dtap://load/obj-" + obj);
+                  try (FSDataInputStream in = fs.open(p)) {
+                    if (random.nextBoolean()) {
+                      long pos = 0;
+                      int n;
+                      while ((n = in.read(buf, 0, buf.length)) > 0) {
+                        if (!LoadContent.matches(obj, pos, buf, n)) {
+                          mismatches.incrementAndGet();
+                        }
+                        pos += n;
+                        bytes.addAndGet(n);
+                      }
+                      if (pos != size) {
+                        mismatches.incrementAndGet();
+                      }
+                    } else {
+                      for (int i = 0; i < 8; i++) {
+                        int len = 1 + random.nextInt(256 << 10);
+                        long pos = (long) (random.nextDouble() * (size - len));
+                        in.readFully(pos, buf, 0, len);
+                        if (!LoadContent.matches(obj, pos, buf, len)) {
+                          mismatches.incrementAndGet();
+                        }
+                        bytes.addAndGet(len);
+                      }
+                    }
+                    reads.incrementAndGet();
+                  } catch (IOException | RuntimeException | Error e) {
+                    if (errors.incrementAndGet() == 1) {
+                      firstError.append(e.toString().replace('\n', ' '));
+                    }
+                  }
                 }
-                pos += n;
-                bytes.addAndGet(n);
-              }
-              if (pos != size) {
-                mismatches.incrementAndGet();
-              }
-            } else {
-              for (int i = 0; i < 8; i++) {
-                int len = 1 + random.nextInt(256 << 10);
-                long pos = (long) (random.nextDouble() * (size - len));
-                in.readFully(pos, buf, 0, len);
-                if (!LoadContent.matches(obj, pos, buf, len)) {
-                  mismatches.incrementAndGet();
-                }
-                bytes.addAndGet(len);
-              }
-            }
-            reads.incrementAndGet();
-          } catch (IOException | RuntimeException | Error e) {
-            if (errors.incrementAndGet() == 1) {
-              firstError.append(e.toString().replace('\n', ' '));
-            }
-          }
-        }
-      }, "load-" + t);
+              },
+              "load-" + t);
       workers.add(w);
       w.start();
     }
@@ -105,8 +108,21 @@ public final class LoadReader {
         peak += pool.getPeakUsage().getUsed();
       }
     }
-    System.out.println("RESULT reads=" + reads + " bytes=" + bytes + " dtapBytesRead=" + fsBytes + " errors=" + errors + " mismatches=" + mismatches
-        + " peakHeapMiB=" + (peak >> 20) + " firstError=" + (firstError.length() == 0 ? "-" : firstError));
+    System.out.println(
+        "RESULT reads="
+            + reads
+            + " bytes="
+            + bytes
+            + " dtapBytesRead="
+            + fsBytes
+            + " errors="
+            + errors
+            + " mismatches="
+            + mismatches
+            + " peakHeapMiB="
+            + (peak >> 20)
+            + " firstError="
+            + (firstError.length() == 0 ? "-" : firstError));
     System.out.flush();
     System.exit(0);
   }

@@ -69,8 +69,14 @@ class ITestLocalityMapReduce {
     Await.until(
         "YARN membership known to the resolver",
         Duration.ofSeconds(30),
-        () -> dtap.getFileBlockLocations(dtap.getFileStatus(new Path("dtap://lmr/in/f0.txt")), 0, 1)[0].getHosts().length > 0
-            && counter(dtap, "dtap_locality_members") > 0);
+        () ->
+            dtap
+                        .getFileBlockLocations(
+                            dtap.getFileStatus(new Path("dtap://lmr/in/f0.txt")), 0, 1)[0]
+                        .getHosts()
+                        .length
+                    > 0
+                && counter(dtap, "dtap_locality_members") > 0);
     long backendBefore = counter(dtap, "dtap_backend_location_calls");
 
     Job job = Job.getInstance(conf, "dtap locality wordcount");
@@ -95,8 +101,9 @@ class ITestLocalityMapReduce {
 
     assertThat(job.waitForCompletion(true)).isTrue();
     assertThat(dtap.exists(new Path("dtap://lmr/out/_SUCCESS"))).isTrue();
-    System.out.printf("locality MR: %d splits, hosts %s, NodeManagers %s%n", splits.size(),
-        Arrays.toString(splits.get(0).getLocations()), nodeManagers);
+    System.out.printf(
+        "locality MR: %d splits, hosts %s, NodeManagers %s%n",
+        splits.size(), Arrays.toString(splits.get(0).getLocations()), nodeManagers);
   }
 
   private static long counter(FileSystem fs, String name) {

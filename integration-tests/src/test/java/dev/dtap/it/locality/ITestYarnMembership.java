@@ -111,13 +111,15 @@ class ITestYarnMembership {
   }
 
   /** The set of hosts used over all blocks of the file, once it has {@code count} members. */
-  private static TreeSet<String> hostsEventually(FileSystem fs, Path p, int count) throws Exception {
+  private static TreeSet<String> hostsEventually(FileSystem fs, Path p, int count)
+      throws Exception {
     return Await.value(
         "membership of " + count + " hosts",
         Duration.ofSeconds(30),
         () -> {
           TreeSet<String> hosts = new TreeSet<>();
-          for (org.apache.hadoop.fs.BlockLocation b : fs.getFileBlockLocations(fs.getFileStatus(p), 0, Long.MAX_VALUE)) {
+          for (org.apache.hadoop.fs.BlockLocation b :
+              fs.getFileBlockLocations(fs.getFileStatus(p), 0, Long.MAX_VALUE)) {
             hosts.addAll(Arrays.asList(b.getHosts()));
           }
           return hosts.size() == count ? hosts : null;

@@ -44,8 +44,10 @@ class ITestCacheDiskFaults {
   void mountSmallDisk() throws Exception {
     mount = new File(RepoRoot.data(), "small-disk-" + System.nanoTime());
     assertThat(mount.mkdirs()).isTrue();
-    sh("mount -t tmpfs -o size=3m tmpfs " + mount.getAbsolutePath(),
-        "This test mounts a 3 MiB tmpfs as the cache disk and needs root (CI runs as root): run it as root, "
+    sh(
+        "mount -t tmpfs -o size=3m tmpfs " + mount.getAbsolutePath(),
+        "This test mounts a 3 MiB tmpfs as the cache disk and needs root (CI runs as root): run"
+            + " it as root, "
             + "or exclude ITestCacheDiskFaults");
     mounted = true;
     backend = LocalTaps.newDir("disk-faults-backend");
@@ -91,8 +93,10 @@ class ITestCacheDiskFaults {
   }
 
   private static long faults(FileSystem fs) {
-    return counter(fs, "dtap_cache_fault_disk_full") + counter(fs, "dtap_cache_fault_permission")
-        + counter(fs, "dtap_cache_fault_io_error") + counter(fs, "dtap_cache_fault_slow_disk");
+    return counter(fs, "dtap_cache_fault_disk_full")
+        + counter(fs, "dtap_cache_fault_permission")
+        + counter(fs, "dtap_cache_fault_io_error")
+        + counter(fs, "dtap_cache_fault_slow_disk");
   }
 
   private void readAllExactly(FileSystem fs) throws Exception {
@@ -112,8 +116,11 @@ class ITestCacheDiskFaults {
       long full = counter(fs, "dtap_cache_fault_disk_full");
       assertThat(full).as("ENOSPC counted as a cache fault").isGreaterThan(0);
       readAllExactly(fs); // again: some pages from the full disk, the rest from the backend
-      log.row("sequential reads of 10 MiB through the cache, twice", "cache disk (3 MiB tmpfs) fills up",
-          "exact bytes; " + full + " disk-full faults counted, reads served from the backend", "0");
+      log.row(
+          "sequential reads of 10 MiB through the cache, twice",
+          "cache disk (3 MiB tmpfs) fills up",
+          "exact bytes; " + full + " disk-full faults counted, reads served from the backend",
+          "0");
 
       long before = faults(fs);
       sh("mount -o remount,ro " + mount.getAbsolutePath(), "could not remount read-only");
@@ -122,8 +129,11 @@ class ITestCacheDiskFaults {
       readAllExactly(fs);
       long after = faults(fs);
       assertThat(after).as("faults counted after the disk turned read-only").isGreaterThan(before);
-      log.row("sequential reads of 10 MiB through the cache, twice", "cache disk remounted read-only mid-run",
-          "exact bytes; " + (after - before) + " more cache faults counted, no reader failed", "0");
+      log.row(
+          "sequential reads of 10 MiB through the cache, twice",
+          "cache disk remounted read-only mid-run",
+          "exact bytes; " + (after - before) + " more cache faults counted, no reader failed",
+          "0");
     }
   }
 }

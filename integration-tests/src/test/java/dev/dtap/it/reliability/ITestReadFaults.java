@@ -80,17 +80,27 @@ class ITestReadFaults {
 
     String describe() {
       switch (this) {
-        case ONE_RESET: return "connection reset part-way through one answer";
-        case RESETS_UNTIL_HEALED: return "every answer reset part-way until healed";
-        case ONE_TRUNCATION: return "one answer cut short (clean end of stream)";
-        case TRUNCATIONS_UNTIL_HEALED: return "every answer cut short until healed";
-        case ONE_BLACK_HOLE: return "one request swallowed (no answer)";
-        default: return "store down (connections reset) until healed";
+        case ONE_RESET:
+          return "connection reset part-way through one answer";
+        case RESETS_UNTIL_HEALED:
+          return "every answer reset part-way until healed";
+        case ONE_TRUNCATION:
+          return "one answer cut short (clean end of stream)";
+        case TRUNCATIONS_UNTIL_HEALED:
+          return "every answer cut short until healed";
+        case ONE_BLACK_HOLE:
+          return "one request swallowed (no answer)";
+        default:
+          return "store down (connections reset) until healed";
       }
     }
   }
 
-  enum Kind { SEQUENTIAL, RANDOM, VECTORED }
+  enum Kind {
+    SEQUENTIAL,
+    RANDOM,
+    VECTORED
+  }
 
   @BeforeAll
   void startStoreAndProxy() throws IOException {
@@ -146,7 +156,7 @@ class ITestReadFaults {
     String outcome;
     try (FileSystem fs = newFs(cache)) {
       if (warm) {
-        assertThat(readSequential(fs, path, () -> { })).isEqualTo(expected);
+        assertThat(readSequential(fs, path, () -> {})).isEqualTo(expected);
         CacheAdmin.flushWrites();
       }
       try {
@@ -154,7 +164,11 @@ class ITestReadFaults {
         long requests = proxy.requests();
         read(fs, path, kind, expected, () -> injected.inject(proxy));
         long hit = proxy.faults().injectedTotal() - before;
-        outcome = "exact bytes; faults hit " + hit + " exchange(s), requests " + (proxy.requests() - requests);
+        outcome =
+            "exact bytes; faults hit "
+                + hit
+                + " exchange(s), requests "
+                + (proxy.requests() - requests);
       } catch (IOException e) {
         assertThat(chain(e)).as("the error names the dtap path").contains(path.toString());
         assertThat(chain(e)).as("the error hides the backend").doesNotContain(bucket);
@@ -163,18 +177,20 @@ class ITestReadFaults {
         proxy.faults().heal();
       }
       // healthy again: the object reads back exactly, twice (the second from any page kept)
-      assertThat(readSequential(fs, path, () -> { })).as("after healing").isEqualTo(expected);
+      assertThat(readSequential(fs, path, () -> {})).as("after healing").isEqualTo(expected);
       CacheAdmin.flushWrites();
-      assertThat(readSequential(fs, path, () -> { })).as("after healing, again").isEqualTo(expected);
-      read(fs, path, Kind.RANDOM, expected, () -> { });
+      assertThat(readSequential(fs, path, () -> {})).as("after healing, again").isEqualTo(expected);
+      read(fs, path, Kind.RANDOM, expected, () -> {});
     }
     log.row(
-        kind.name().toLowerCase() + " read, cache " + (cache ? "on" : "off") + (cache ? (warm ? ", warm" : ", cold") : ""),
+        kind.name().toLowerCase()
+            + " read, cache "
+            + (cache ? "on" : "off")
+            + (cache ? (warm ? ", warm" : ", cold") : ""),
         injected.describe(),
         outcome,
         "0");
   }
-
 
   private static String chain(Throwable e) {
     StringBuilder b = new StringBuilder();
@@ -199,7 +215,8 @@ class ITestReadFaults {
     }
   }
 
-  private static byte[] readSequential(FileSystem fs, Path path, Runnable fault) throws IOException {
+  private static byte[] readSequential(FileSystem fs, Path path, Runnable fault)
+      throws IOException {
     byte[] out = new byte[LENGTH];
     try (FSDataInputStream in = fs.open(path)) {
       // before the first read: on loopback the whole object is in socket buffers soon after it
@@ -215,7 +232,8 @@ class ITestReadFaults {
       throws IOException {
     Random random = new Random(7);
     try (FSDataInputStream in =
-        FutureIO.awaitFuture(fs.openFile(path).opt("fs.option.openfile.read.policy", "random").build())) {
+        FutureIO.awaitFuture(
+            fs.openFile(path).opt("fs.option.openfile.read.policy", "random").build())) {
       for (int i = 0; i < 16; i++) {
         if (i == 4) {
           fault.run();
@@ -224,7 +242,9 @@ class ITestReadFaults {
         int offset = random.nextInt(LENGTH - length);
         byte[] got = new byte[length];
         in.readFully(offset, got);
-        assertThat(got).as("bytes at " + offset).isEqualTo(Arrays.copyOfRange(expected, offset, offset + length));
+        assertThat(got)
+            .as("bytes at " + offset)
+            .isEqualTo(Arrays.copyOfRange(expected, offset, offset + length));
       }
     }
   }
@@ -245,7 +265,9 @@ class ITestReadFaults {
         byte[] got = new byte[r.getLength()];
         data.get(got);
         int offset = (int) r.getOffset();
-        assertThat(got).as("range at " + offset).isEqualTo(Arrays.copyOfRange(expected, offset, offset + r.getLength()));
+        assertThat(got)
+            .as("range at " + offset)
+            .isEqualTo(Arrays.copyOfRange(expected, offset, offset + r.getLength()));
       }
     }
   }

@@ -55,7 +55,8 @@ class ITestWriteFaults {
     EVERY_THIRD_RESET("every 3rd answer reset part-way until healed"),
     EVERY_THIRD_TRUNCATED("every 3rd answer cut short until healed"),
     ONE_BLACK_HOLE("one request swallowed (no answer)"),
-    STORE_DOWN_MID_UPLOAD("store down from the upload's first data request on (the PUT, or the second part)");
+    STORE_DOWN_MID_UPLOAD(
+        "store down from the upload's first data request on (the PUT, or the second part)");
 
     final String description;
 
@@ -123,13 +124,16 @@ class ITestWriteFaults {
 
   @ParameterizedTest(name = "{0}, {1} bytes, overwriting {2}")
   @MethodSource("cases")
-  void aWriteIsWholeOrAbsentNeverPartial(Injected injected, int size, boolean overwrite) throws Exception {
+  void aWriteIsWholeOrAbsentNeverPartial(Injected injected, int size, boolean overwrite)
+      throws Exception {
     String key = "file-" + FILES.incrementAndGet();
     byte[] before = null;
     if (overwrite) {
       before = bytes(size / 2 + 17, key.hashCode());
       byte[] old = before;
-      minio.client().putObject(b -> b.bucket(bucket).key("data/" + key), RequestBody.fromBytes(old));
+      minio
+          .client()
+          .putObject(b -> b.bucket(bucket).key("data/" + key), RequestBody.fromBytes(old));
     }
     byte[] data = bytes(size, key.hashCode() + 1);
     Path path = new Path("dtap://wf/" + key);
@@ -165,16 +169,23 @@ class ITestWriteFaults {
       outcome += "; no object";
     }
     int pending = 0;
-    for (MultipartUpload u : minio.client().listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix("data/" + key)).uploads()) {
+    for (MultipartUpload u :
+        minio
+            .client()
+            .listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix("data/" + key))
+            .uploads()) {
       pending++;
       // what a store's lifecycle rule for incomplete uploads would do later
-      minio.client().abortMultipartUpload(b -> b.bucket(bucket).key(u.key()).uploadId(u.uploadId()));
+      minio
+          .client()
+          .abortMultipartUpload(b -> b.bucket(bucket).key(u.key()).uploadId(u.uploadId()));
     }
     if (pending > 0) {
       outcome += "; " + pending + " incomplete upload left for the store's lifecycle rule";
     }
     log.row(
-        (size == LARGE ? "multipart write (12 MiB)" : "single-PUT write (700 KB)") + (overwrite ? ", overwriting a file" : ", new file"),
+        (size == LARGE ? "multipart write (12 MiB)" : "single-PUT write (700 KB)")
+            + (overwrite ? ", overwriting a file" : ", new file"),
         injected.description,
         outcome,
         "0");
@@ -182,7 +193,10 @@ class ITestWriteFaults {
 
   private byte[] stored(String key) {
     try {
-      return minio.client().getObjectAsBytes(b -> b.bucket(bucket).key("data/" + key)).asByteArray();
+      return minio
+          .client()
+          .getObjectAsBytes(b -> b.bucket(bucket).key("data/" + key))
+          .asByteArray();
     } catch (NoSuchKeyException e) {
       return null;
     }

@@ -16,8 +16,8 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * {@code <dir>/cluster-site.xml}, prints {@code READY}, and stops when its standard input closes.
  *
  * <p>Arguments: the directory to write to, the HDFS URI to serve (its port chosen by the caller, so
- * that a core-site.xml on this class path can name it before the cluster runs), and JVM options
- * for the containers. With {@code -Ddtap.e2e.yarn=false}, HDFS only.
+ * that a core-site.xml on this class path can name it before the cluster runs), and JVM options for
+ * the containers. With {@code -Ddtap.e2e.yarn=false}, HDFS only.
  */
 public final class MiniCluster {
   private MiniCluster() {}
@@ -39,7 +39,8 @@ public final class MiniCluster {
     String childOpts = args.length > 2 ? args[2] : "";
     Configuration conf = new Configuration();
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(dir, "hdfs").getAbsolutePath());
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).nameNodePort(hdfs.getPort()).numDataNodes(1).build();
+    MiniDFSCluster dfs =
+        new MiniDFSCluster.Builder(conf).nameNodePort(hdfs.getPort()).numDataNodes(1).build();
     dfs.waitClusterUp();
     conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
     if (!Boolean.parseBoolean(System.getProperty("dtap.e2e.yarn", "true"))) {
@@ -63,8 +64,8 @@ public final class MiniCluster {
     serve(dir, new Configuration(yarn.getConfig()), yarn, dfs);
   }
 
-  private static void serve(File dir, Configuration client, MiniMRYarnCluster yarn, MiniDFSCluster dfs)
-      throws Exception {
+  private static void serve(
+      File dir, Configuration client, MiniMRYarnCluster yarn, MiniDFSCluster dfs) throws Exception {
     try (OutputStream out = new FileOutputStream(new File(dir, "cluster-site.xml"))) {
       client.writeXml(out);
     }

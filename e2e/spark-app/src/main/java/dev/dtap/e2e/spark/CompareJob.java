@@ -10,9 +10,9 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Runs one SQL aggregate over the same table read through a tap and read from the backend
- * directly, twice through the tap (the second read can hit the cache), and prints the results and
- * the tap filesystem's counters.
+ * Runs one SQL aggregate over the same table read through a tap and read from the backend directly,
+ * twice through the tap (the second read can hit the cache), and prints the results and the tap
+ * filesystem's counters.
  *
  * <p>Options: {@code --format}, {@code --tap} (dtap:// paths, comma-separated), {@code --direct}
  * (the backend paths of the same tables, in the same order).

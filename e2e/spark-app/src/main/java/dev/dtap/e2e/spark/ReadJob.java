@@ -13,6 +13,7 @@ final class ReadJob {
   }
 
   void run() {
-    Table.printDigest("READ", spark.read().format(options.get("format", "parquet")).load(options.get("path")));
+    Table.printDigest(
+        "READ", spark.read().format(options.get("format", "parquet")).load(options.get("path")));
   }
 }

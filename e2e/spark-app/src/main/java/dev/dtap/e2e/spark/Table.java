@@ -49,14 +49,24 @@ final class Table {
     List<Row> parts =
         table
             .groupBy(col("part"), col("gen"))
-            .agg(count(lit(1)).as("n"), countDistinct(col("id")).as("ids"), sum(col("id")).as("idsum"), sum(rowHash).as("h"))
+            .agg(
+                count(lit(1)).as("n"),
+                countDistinct(col("id")).as("ids"),
+                sum(col("id")).as("idsum"),
+                sum(rowHash).as("h"))
             .orderBy(col("part"), col("gen"))
             .collectAsList();
     for (Row r : parts) {
       SparkJobs.result(
           String.format(
               "%s part=%d gen=%d rows=%d ids=%d idsum=%d hash=%d",
-              label, r.getInt(0), r.getInt(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5)));
+              label,
+              r.getInt(0),
+              r.getInt(1),
+              r.getLong(2),
+              r.getLong(3),
+              r.getLong(4),
+              r.getLong(5)));
     }
   }
 }

@@ -23,9 +23,9 @@ import org.apache.spark.sql.types.DataTypes;
  * Writes the test table, partitioned by {@code part}, with the commit protocol the session is
  * configured with.
  *
- * <p>Options: {@code --format parquet|orc}, {@code --dest} (one or more, comma-separated),
- * {@code --verify true} (then reads every destination back and prints its digest), {@code --rows}, {@code --gen}
- * (generation), {@code --slices} (tasks, default 4), {@code --mode overwrite|append}, {@code
+ * <p>Options: {@code --format parquet|orc}, {@code --dest} (one or more, comma-separated), {@code
+ * --verify true} (then reads every destination back and prints its digest), {@code --rows}, {@code
+ * --gen} (generation), {@code --slices} (tasks, default 4), {@code --mode overwrite|append}, {@code
  * --partitions 1,3} (write only rows of these partitions), {@code --fail-once true} (the first
  * attempt of the second task fails halfway through its rows), {@code --straggle DIR} (the first
  * attempt of the first task stalls, after writing rows, until a second attempt of it has started:
@@ -63,7 +63,12 @@ final class WriteJob {
     TaskOutcomes outcomes = TaskOutcomes.listen(spark);
     String format = options.get("format", "parquet");
     for (String dest : options.get("dest").split(",")) {
-      written.write().format(format).partitionBy("part").mode(options.get("mode", "overwrite")).save(dest);
+      written
+          .write()
+          .format(format)
+          .partitionBy("part")
+          .mode(options.get("mode", "overwrite"))
+          .save(dest);
     }
     outcomes.print();
     if (Boolean.parseBoolean(options.get("verify", "false"))) {
@@ -78,7 +83,8 @@ final class WriteJob {
         id -> {
           TaskContext task = TaskContext.get();
           if (id == failAt && task.partitionId() == 1 && task.attemptNumber() == 0) {
-            throw new IllegalStateException("dtap e2e: the first attempt of task 1 fails here on purpose");
+            throw new IllegalStateException(
+                "dtap e2e: the first attempt of task 1 fails here on purpose");
           }
           return id;
         };

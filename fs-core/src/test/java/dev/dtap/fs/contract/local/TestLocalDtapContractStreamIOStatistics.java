@@ -20,7 +20,8 @@ import org.apache.hadoop.fs.contract.AbstractFSContract;
  * must pass through dtap unchanged. The hooks describe the local backend's streams, which read
  * through a 1 KiB checksum buffer and write in checksum chunks.
  */
-public class TestLocalDtapContractStreamIOStatistics extends AbstractContractStreamIOStatisticsTest {
+public class TestLocalDtapContractStreamIOStatistics
+    extends AbstractContractStreamIOStatisticsTest {
   @Override
   protected AbstractFSContract createContract(Configuration conf) {
     return new LocalDtapContract(conf);

@@ -34,7 +34,9 @@ public class ITestS3DtapContractRename extends AbstractContractRenameTest {
     byte[] dest = dataset(512, 'A', 'Z');
     writeDataset(fs, new Path(destDir, "dest-512.txt"), dest, dest.length, 1024, false);
     // AssertJ by name: the JUnit 4 base class of Hadoop 3.3/3.4 has an assertThat of its own
-    org.assertj.core.api.Assertions.assertThat(fs.rename(srcDir, destDir)).as("rename onto a non-empty directory").isFalse();
+    org.assertj.core.api.Assertions.assertThat(fs.rename(srcDir, destDir))
+        .as("rename onto a non-empty directory")
+        .isFalse();
     verifyFileContents(fs, srcFile, src);
   }
 
@@ -50,7 +52,9 @@ public class ITestS3DtapContractRename extends AbstractContractRenameTest {
     Path src = new Path(base, "src");
     writeDataset(fs, src, data, data.length, 1024, false);
     Path target = new Path(file, "parent/target");
-    org.assertj.core.api.Assertions.assertThat(fs.rename(src, target)).as("rename under a file").isTrue();
+    org.assertj.core.api.Assertions.assertThat(fs.rename(src, target))
+        .as("rename under a file")
+        .isTrue();
     verifyFileContents(fs, target, data);
     verifyFileContents(fs, file, data);
   }
