@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Draws docs/bench/<name>.png from the JMH JSON results scripts/bench-run.sh wrote.
 
-Each chart shows every measured combination of a benchmark's parameters as one bar (score with
-JMH's error), and under it the command, date and machine from <name>.txt. Prints the Markdown
+Each chart shows every measured combination of a benchmark's parameters as one bar (the mean,
+with whiskers from the lowest to the highest measured iteration), and under it the command, date and machine from <name>.txt. Prints the Markdown
 summary table (one row per chart) that heads docs/benchmarks.md.
 
 Usage: python3 scripts/bench-charts.py [docs/bench]   (needs matplotlib: pip install matplotlib)
@@ -10,6 +10,7 @@ Usage: python3 scripts/bench-charts.py [docs/bench]   (needs matplotlib: pip ins
 import json
 import os
 import sys
+import textwrap
 
 import matplotlib
 
@@ -26,10 +27,27 @@ TITLES = {
 
 
 def label(result):
-    method = result["benchmark"].rsplit(".", 1)[1]
     params = result.get("params") or {}
-    parts = [v for k, v in sorted(params.items()) if k not in ("scheme",)]
-    return " ".join(([method] if method not in ("read", "commitJob", "locate", "getSplits") else []) + parts)
+    parts = [
+        "%s=%s" % (k, v) if v[:1].isdigit() else v  # a bare number needs its name
+        for k, v in sorted(params.items())
+        if k not in ("scheme",) + GROUP_PARAMS
+    ]
+    return " ".join(parts) or method_of(result)
+
+
+GROUP_PARAMS = ("pattern",)  # one panel per value: scores of different patterns differ by orders
+
+
+def method_of(result):
+    return result["benchmark"].rsplit(".", 1)[1]
+
+
+def group_of(result, methods=1):
+    """The panel of a result: its method when the benchmark has several, and its pattern."""
+    params = result.get("params") or {}
+    parts = [method_of(result)] if methods > 1 else []
+    return " ".join(parts + ["%s=%s" % (k, params[k]) for k in GROUP_PARAMS if k in params])
 
 
 def chart(directory, name):
@@ -40,26 +58,47 @@ def chart(directory, name):
     if os.path.exists(meta_file):
         with open(meta_file) as f:
             meta = f.read().strip()
-    labels = [label(r) for r in results]
-    scores = [r["primaryMetric"]["score"] for r in results]
-    errors = [
-        r["primaryMetric"]["scoreError"] if r["primaryMetric"]["scoreError"] == r["primaryMetric"]["scoreError"] else 0
-        for r in results
-    ]
+    methods = len({method_of(r) for r in results})
+    groups = []
+    for r in results:
+        g = group_of(r, methods)
+        if g not in groups:
+            groups.append(g)
     unit = results[0]["primaryMetric"]["scoreUnit"]
-    height = max(3.0, 0.38 * len(results) + 2.2)
-    fig, ax = plt.subplots(figsize=(10, height))
-    y = range(len(results))
-    ax.barh(list(y), scores, xerr=errors, color="#4878a8", ecolor="#333333", capsize=3)
-    ax.set_yticks(list(y))
-    ax.set_yticklabels(labels, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel(unit)
-    ax.set_title(TITLES.get(name, name), fontsize=10)
-    for i, s in enumerate(scores):
-        ax.text(s, i, " %.3g" % s, va="center", fontsize=7)
+    rows = max(sum(1 for r in results if group_of(r, methods) == g) for g in groups)
+    height = max(3.0, 0.38 * rows + 2.4)
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups) + 2.5, height), squeeze=False)
+    for ax, g in zip(axes[0], groups):
+        part = [r for r in results if group_of(r, methods) == g]
+        labels = [label(r) for r in part]
+        scores = [r["primaryMetric"]["score"] for r in part]
+        # whiskers: the lowest and highest measured iteration (JMH's 99.9 % interval explodes with
+        # the few single-shot samples of the commit and split runs)
+        lows, highs = [], []
+        for r, sc in zip(part, scores):
+            raw = [v for fork in r["primaryMetric"].get("rawData", []) for v in fork] or [sc]
+            lows.append(max(0.0, sc - min(raw)))
+            highs.append(max(0.0, max(raw) - sc))
+        errors = highs
+        y = list(range(len(part)))
+        ax.barh(y, scores, xerr=[lows, highs], color="#4878a8", ecolor="#333333", capsize=3)
+        ax.set_yticks(y)
+        ax.set_yticklabels(labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(unit)
+        if g:
+            ax.set_title(g, fontsize=9)
+        if min(scores) > 0 and max(scores) / min(scores) > 50:
+            ax.set_xscale("log")  # bars that differ by orders of magnitude
+            ax.set_xlabel(unit + " (log scale)")
+        for i, (sc, er) in enumerate(zip(scores, errors)):
+            ax.text(sc + er, i, "  %.3g" % sc, va="center", fontsize=7)
+        ax.set_xlim(right=max(sc + er for sc, er in zip(scores, errors)) * (3 if ax.get_xscale() == "log" else 1.25))
+    fig.suptitle(TITLES.get(name, name), fontsize=10)
+    meta = "\n".join(textwrap.fill(line, int(fig.get_figwidth() * 17), subsequent_indent="    ") for line in meta.splitlines())
+    meta += "\nbars: mean of the measured iterations; whiskers: lowest and highest iteration"
     fig.text(0.01, 0.005, meta, fontsize=6, family="monospace", va="bottom")
-    fig.tight_layout(rect=(0, 0.07 + 0.01 * meta.count("\n"), 1, 1))
+    fig.tight_layout(rect=(0, 0.07 + 0.02 * meta.count("\n"), 1, 0.95))
     png = os.path.join(directory, name + ".png")
     fig.savefig(png, dpi=110)
     plt.close(fig)
@@ -68,7 +107,12 @@ def chart(directory, name):
 
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else "docs/bench"
-    names = sorted(n[:-5] for n in os.listdir(directory) if n.endswith(".json"))
+    # a run is complete once bench-run.sh wrote its .txt beside the JSON
+    names = sorted(
+        n[:-5]
+        for n in os.listdir(directory)
+        if n.endswith(".json") and os.path.exists(os.path.join(directory, n[:-5] + ".txt"))
+    )
     if not names:
         sys.exit("no JMH results (*.json) in %s: run scripts/bench-run.sh first" % directory)
     print("| Chart | Results | Unit |")

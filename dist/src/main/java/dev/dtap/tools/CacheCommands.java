@@ -85,9 +85,11 @@ final class CacheCommands {
               "free:bytes",
               "problem");
       int status = DtapTool.OK;
+      long pageSize = 0;
       for (String tap : taps) {
         try (FileSystem fs = Taps.open(in.conf(), tap)) {
           TapCacheAdmin admin = admin(fs, tap);
+          pageSize = admin.pageSize(); // one setting for the host: the same for every tap
           for (CacheDirectory d : admin.directories()) {
             dirs.row(
                 tap,
@@ -101,9 +103,9 @@ final class CacheCommands {
               status = DtapTool.PROBLEM;
             }
           }
-          report.field("page size", (long) admin.pageSize());
         }
       }
+      report.field("page size", pageSize);
       report.print(in.out(), in.json());
       return status;
     }

@@ -26,6 +26,7 @@ final class CacheCounters implements IOStatistics {
   static final String PREFETCH_SKIPPED = "dtap_cache_prefetch_skipped";
   static final String WRITES_DROPPED = "dtap_cache_writes_dropped";
   static final String BACKEND_READS = "dtap_cache_backend_reads";
+  static final String DISK_BYPASSED = "dtap_cache_disk_bypassed";
 
   private final CacheCounters parent;
   private final LongAdder hits = new LongAdder();
@@ -151,9 +152,16 @@ final class CacheCounters implements IOStatistics {
     return m;
   }
 
+  /**
+   * The store's gauges: {@value #DISK_BYPASSED} is 1 while a fault has the disk tier bypassed
+   * (reads go to memory and the backend), else 0; each bypass began with one fault counted above.
+   */
   @Override
   public Map<String, Long> gauges() {
-    return Collections.emptyMap();
+    if (faults == null) {
+      return Collections.emptyMap();
+    }
+    return Collections.singletonMap(DISK_BYPASSED, faults.diskUsable() ? 0L : 1L);
   }
 
   @Override
