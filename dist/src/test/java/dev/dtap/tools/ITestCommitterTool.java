@@ -2,22 +2,12 @@ package dev.dtap.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dtap.commit.DataTapCommitterFactory;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskID;
-import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
-import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
@@ -33,20 +23,9 @@ class ITestCommitterTool {
     String bucket = minio.createBucket("tool");
     Configuration conf = new Configuration();
     minio.addTap(conf, "tooltap", bucket, "");
-    conf.set(
-        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
-    conf.set("fs.dtap.committer.name", "magic");
     Path dest = new Path("dtap://tooltap/out");
     JobID job = new JobID("202611220000", 7);
-    TaskAttemptContext t =
-        new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
-    PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, t);
-    c.setupJob(t);
-    c.setupTask(t);
-    Path file = new Path(c.getWorkPath(), "part-0");
-    try (FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
-      out.write("orphan".getBytes(StandardCharsets.UTF_8));
-    }
+    new MagicJob(conf, dest, job, "orphan");
     assertThat(pending(minio, bucket)).hasSize(1);
 
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -2,31 +2,20 @@ package dev.dtap.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dtap.commit.DataTapCommitterFactory;
 import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.RepoRoot;
 import java.io.File;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskID;
-import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
-import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
-import org.apache.hadoop.mapreduce.task.JobContextImpl;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
@@ -51,9 +40,6 @@ class ITestMetricsJmx {
     conf.set(
         "fs.dtap.cache.dirs",
         new File(RepoRoot.data(), "jmx-cache-" + System.nanoTime()).getAbsolutePath());
-    conf.set(
-        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
-    conf.set("fs.dtap.committer.name", "magic");
     conf.setBoolean("fs.dtap.impl.disable.cache", false);
 
     FileSystem fs = new Path("dtap://jmx/").getFileSystem(conf);
@@ -63,17 +49,7 @@ class ITestMetricsJmx {
       }
     }
     Path dest = new Path("dtap://jmx/out");
-    JobID job = new JobID("202611240000", 9);
-    TaskAttemptContext t =
-        new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
-    PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, t);
-    c.setupJob(t);
-    c.setupTask(t);
-    try (FSDataOutputStream out = fs.create(new Path(c.getWorkPath(), "part-0"))) {
-      out.write("counted".getBytes(StandardCharsets.UTF_8));
-    }
-    c.commitTask(t);
-    c.commitJob(new JobContextImpl(t.getConfiguration(), job));
+    new MagicJob(conf, dest, new JobID("202611240000", 9), "counted").commit();
     assertThat(fs.exists(new Path(dest, "part-0"))).isTrue();
 
     Set<ObjectName> names =

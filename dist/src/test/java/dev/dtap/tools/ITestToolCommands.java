@@ -3,25 +3,15 @@ package dev.dtap.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.dtap.commit.DataTapCommitterFactory;
 import dev.dtap.fs.testing.Canary;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.RepoRoot;
 import dev.dtap.it.fixtures.YarnFixture;
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskID;
-import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
-import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -192,19 +182,7 @@ class ITestToolCommands {
   @Test
   void committerPendingListsADeadJobAndAbortRemovesItsUploads() throws Exception {
     Configuration c = new Configuration(conf);
-    c.set("mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
-    c.set("fs.dtap.committer.name", "magic");
-    Path dest = new Path("dtap://lake/out");
-    JobID job = new JobID("202611240000", 3);
-    TaskAttemptContext t =
-        new TaskAttemptContextImpl(c, new TaskAttemptID(new TaskID(job, TaskType.MAP, 0), 0));
-    PathOutputCommitter committer = PathOutputCommitterFactory.createCommitter(dest, t);
-    committer.setupJob(t);
-    committer.setupTask(t);
-    Path file = new Path(committer.getWorkPath(), "part-0");
-    try (FSDataOutputStream out = file.getFileSystem(c).create(file, true)) {
-      out.write("never committed".getBytes(StandardCharsets.UTF_8));
-    }
+    new MagicJob(c, new Path("dtap://lake/out"), new JobID("202611240000", 3), "never committed");
     assertThat(pendingUploads()).isEqualTo(1);
 
     assertThat(tool.run(c, "committer", "pending", "--json", "dtap://lake/out"))
