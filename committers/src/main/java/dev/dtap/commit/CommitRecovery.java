@@ -96,16 +96,9 @@ public final class CommitRecovery {
     Jobs jobs = new Jobs(dest, conf, "Listing pending jobs");
     while (jobs.hasNext()) {
       CommitContext probe = jobs.next();
-      long attempts = 0;
-      long entries = 0;
-      JournalWalk walk = new JournalWalk(jobs.store, probe.layout.journalRoot());
-      while (walk.hasNext()) {
-        JournalWalk.TaskJournal tj = walk.next();
-        attempts += tj.entries.size();
-        entries += tj.size();
-      }
+      long[] journal = journal(jobs.store, probe.layout);
       result.add(
-          new PendingJob(probe.layout.uuid(), probe.intent().isPresent(), attempts, entries));
+          new PendingJob(probe.layout.uuid(), probe.intent().isPresent(), journal[0], journal[1]));
     }
     return result;
   }
@@ -152,11 +145,7 @@ public final class CommitRecovery {
       Optional<CommitIntent> intent = probe.intent();
       boolean forward = mode == Mode.RECOVER && intent.isPresent();
       if (dryRun) {
-        long entries = 0;
-        JournalWalk walk = new JournalWalk(jobs.store, probe.layout.journalRoot());
-        while (walk.hasNext()) {
-          entries += walk.next().size();
-        }
+        long entries = journal(jobs.store, probe.layout)[1];
         reports.add(
             new JobReport(uuid, forward ? "would be committed" : "would be aborted", 0, entries));
       } else if (forward) {
@@ -180,6 +169,19 @@ public final class CommitRecovery {
       }
     }
     return reports;
+  }
+
+  /** The task attempts with a journal, and the journaled uploads, of one job. */
+  private static long[] journal(MultipartStore store, JobLayout layout) throws IOException {
+    long attempts = 0;
+    long entries = 0;
+    JournalWalk walk = new JournalWalk(store, layout.journalRoot());
+    while (walk.hasNext()) {
+      JournalWalk.TaskJournal tj = walk.next();
+      attempts += tj.entries.size();
+      entries += tj.size();
+    }
+    return new long[] {attempts, entries};
   }
 
   /** The job directories under a destination, each as a context to probe. */

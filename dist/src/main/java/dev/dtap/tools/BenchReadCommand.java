@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -89,17 +88,8 @@ final class BenchReadCommand implements Command {
   private static double row(
       Report.Table t, String name, FileSystem fs, List<FileStatus> files, double backend)
       throws IOException {
-    byte[] buffer = new byte[1 << 20];
-    long bytes = 0;
     long start = System.nanoTime();
-    for (FileStatus f : files) {
-      try (FSDataInputStream s = fs.open(f.getPath())) {
-        int n;
-        while ((n = s.read(buffer)) > 0) {
-          bytes += n;
-        }
-      }
-    }
+    long bytes = Taps.readAll(fs, files, (f, n) -> {});
     double seconds = Math.max(1e-9, (System.nanoTime() - start) / 1e9);
     double mibs = bytes / seconds / (1 << 20);
     t.row(

@@ -13,7 +13,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -257,15 +256,7 @@ final class CacheCommands {
           total += f.getLen();
         }
         Progress progress = new Progress(in.out(), Progress.stdoutIsTerminal(), total);
-        byte[] buffer = new byte[1 << 20];
-        for (FileStatus f : files) {
-          try (FSDataInputStream s = fs.open(f.getPath())) {
-            int n;
-            while ((n = s.read(buffer)) > 0) {
-              progress.advance(n, f.getPath().getName());
-            }
-          }
-        }
+        Taps.readAll(fs, files, (f, n) -> progress.advance(n, f.getPath().getName()));
         progress.finish();
         admin.awaitWrites();
         long pages = 0;

@@ -65,14 +65,14 @@ final class TapDoctor {
   }
 
   /** Runs every check; the findings so far are kept if the thread is interrupted. */
-  List<Finding> examine() {
+  void examine() {
     String scheme = tap.root().getScheme();
     add(
         "settings",
         Status.OK,
         scheme + ":// backend, " + (tap.readOnly() ? "read-only" : "read-write"));
     if (!classPath(scheme)) {
-      return findings;
+      return;
     }
     try (FileSystem fs = Taps.open(conf, tap.name())) {
       if (backend(fs)) {
@@ -82,7 +82,6 @@ final class TapDoctor {
     } catch (IOException | RuntimeException e) {
       add("open", Status.FAIL, DtapTool.describe(e));
     }
-    return findings;
   }
 
   synchronized List<Finding> findings() {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -82,6 +83,33 @@ final class Taps {
       files.add(it.next());
     }
     return files;
+  }
+
+  /** Receives the bytes read from one file. */
+  interface ReadListener {
+    void read(FileStatus file, int bytes);
+  }
+
+  /**
+   * Reads files to their end in 1 MiB reads, as a sequential job would.
+   *
+   * @return the bytes read
+   * @throws IOException if a file cannot be read
+   */
+  static long readAll(FileSystem fs, List<FileStatus> files, ReadListener listener)
+      throws IOException {
+    byte[] buffer = new byte[1 << 20];
+    long total = 0;
+    for (FileStatus f : files) {
+      try (FSDataInputStream s = fs.open(f.getPath())) {
+        int n;
+        while ((n = s.read(buffer)) > 0) {
+          total += n;
+          listener.read(f, n);
+        }
+      }
+    }
+    return total;
   }
 
   /**

@@ -28,7 +28,14 @@ final class PageInspector implements TapCacheAdmin {
   @Override
   public CachedFile inspect(Path dtapPath) throws IOException {
     FileStatus status = fileStatus(dtapPath);
-    FileIdentity id = FileIdentity.of(tap.config().name(), status, store.config().pageSize());
+    return inspect(dtapPath, status, identity(status));
+  }
+
+  private FileIdentity identity(FileStatus status) {
+    return FileIdentity.of(tap.config().name(), status, store.config().pageSize());
+  }
+
+  private CachedFile inspect(Path dtapPath, FileStatus status, FileIdentity id) throws IOException {
     long pages = pageCount(status.getLen());
     long onDisk = 0;
     long inMemory = 0;
@@ -51,9 +58,9 @@ final class PageInspector implements TapCacheAdmin {
   @Override
   public CachedFile evict(Path dtapPath) throws IOException {
     awaitWritesUninterruptibly();
-    CachedFile before = inspect(dtapPath);
-    FileIdentity id =
-        FileIdentity.of(tap.config().name(), fileStatus(dtapPath), store.config().pageSize());
+    FileStatus status = fileStatus(dtapPath);
+    FileIdentity id = identity(status);
+    CachedFile before = inspect(dtapPath, status, id);
     for (long i = 0; i < before.pages(); i++) {
       store.forget(id.page(i));
     }
