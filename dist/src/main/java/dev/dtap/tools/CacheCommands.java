@@ -1,16 +1,18 @@
 package dev.dtap.tools;
 
-import dev.dtap.cache.CacheDirectory;
 import dev.dtap.cache.CacheKeys;
 import dev.dtap.cache.CachedFile;
 import dev.dtap.cache.TapCacheAdmin;
+import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.TapConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -85,10 +87,12 @@ final class CacheCommands {
               "problem");
       int status = DtapTool.OK;
       long pageSize = 0;
+      Map<String, Long> service = new LinkedHashMap<>();
       for (String tap : taps) {
         try (FileSystem fs = Taps.open(in.conf(), tap)) {
           TapCacheAdmin admin = admin(fs, tap);
           pageSize = admin.pageSize(); // one setting for the host: the same for every tap
+          service = admin.serviceStatistics(); // one service for the host
           for (CacheDirectory d : admin.directories()) {
             dirs.row(
                 tap,
@@ -105,6 +109,12 @@ final class CacheCommands {
         }
       }
       report.field("page size", pageSize);
+      if (!service.isEmpty()) {
+        Report.Table t = report.table("cache service", "counter", "value:count");
+        for (Map.Entry<String, Long> e : service.entrySet()) {
+          t.row(e.getKey(), e.getValue());
+        }
+      }
       report.print(in.out(), in.json());
       return status;
     }

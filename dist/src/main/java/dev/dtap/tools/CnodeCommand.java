@@ -1,8 +1,11 @@
 package dev.dtap.tools;
 
+import dev.dtap.cache.cnode.CacheNodeMain;
+
 /**
- * {@code dtap cnode}: the per-host cache service. It is not part of this version; the command says
- * so and fails, so that a unit file or container built for it does not appear to run.
+ * {@code dtap cnode}: the host's cache service in the foreground, until SIGTERM or Ctrl-C. For a
+ * systemd unit or a container; as a YARN auxiliary service it needs no command (see
+ * docs/operations.md).
  */
 final class CnodeCommand implements Command {
   @Override
@@ -17,16 +20,22 @@ final class CnodeCommand implements Command {
 
   @Override
   public String summary() {
-    return "run the per-host cache service in the foreground (not in this version)";
+    return "run the host's cache service in the foreground";
   }
 
   @Override
-  public int run(Invocation in) {
-    in.err()
-        .println(
-            "dtap cnode: the per-host cache service is not part of dtap "
-                + DtapTool.version()
-                + "; each task JVM caches on its own (see docs/caching.md)");
-    return DtapTool.PROBLEM;
+  public String details() {
+    return "Listens on fs.dtap.cnode.socket (for the host's task JVMs) and fs.dtap.cnode.port"
+        + " (for peers), keeps pages in fs.dtap.cache.dirs within fs.dtap.cache.max.size, and"
+        + " needs the cluster secret fs.dtap.cnode.secret. Stops on SIGTERM.";
+  }
+
+  @Override
+  public int run(Invocation in) throws Exception {
+    if (!in.positional().isEmpty()) {
+      throw new UsageException("cnode takes no arguments");
+    }
+    CacheNodeMain.run(in.conf(), in.out());
+    return DtapTool.OK;
   }
 }

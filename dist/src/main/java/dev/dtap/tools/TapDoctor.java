@@ -1,8 +1,8 @@
 package dev.dtap.tools;
 
-import dev.dtap.cache.CacheDirectory;
 import dev.dtap.cache.CacheKeys;
 import dev.dtap.cache.TapCacheAdmin;
+import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.TapConfig;
 import dev.dtap.fs.spi.TapExtensions;

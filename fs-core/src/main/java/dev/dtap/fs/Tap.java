@@ -280,7 +280,8 @@ final class Tap implements TapContext, Closeable {
    * @param <T> the type
    * @return the cache, resolver or hook that is an instance of it
    */
-  <T> Optional<T> extension(Class<T> type) {
+  @Override
+  public <T> Optional<T> extension(Class<T> type) {
     List<Object> all = new ArrayList<>(hooks);
     all.add(cache);
     all.add(locality);

@@ -1,24 +1,22 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.cnode.CnodeSettings;
+import dev.dtap.cache.disk.DiskSettings;
+import dev.dtap.cache.disk.PageFile;
 import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
 /** The read cache's settings, parsed and validated once. Immutable and thread-safe. */
 final class CacheConfig {
   static final int MIN_PAGE = 64 << 10;
-  static final int MAX_PAGE = 16 << 20;
+  static final int MAX_PAGE = PageFile.MAX_PAGE;
 
-  private final List<Path> dirs;
+  private final DiskSettings disk;
   private final int pageSize;
-  private final long maxBytes;
-  private final int maxPercent;
   private final long memoryBytes;
   private final int prefetchPages;
   private final int prefetchThreads;
@@ -27,6 +25,7 @@ final class CacheConfig {
   private final Duration bypassTime;
   private final Duration rescan;
   private final ScanAdmission scanAdmission;
+  private final CnodeSettings cnode;
 
   /** When a page one stream alone reads is cached (see {@link CacheKeys#SCAN_ADMISSION}). */
   enum ScanAdmission {
@@ -45,10 +44,8 @@ final class CacheConfig {
   }
 
   private CacheConfig(
-      List<Path> dirs,
+      DiskSettings disk,
       int pageSize,
-      long maxBytes,
-      int maxPercent,
       long memoryBytes,
       int prefetchPages,
       int prefetchThreads,
@@ -56,11 +53,10 @@ final class CacheConfig {
       Duration deadline,
       Duration bypassTime,
       Duration rescan,
-      ScanAdmission scanAdmission) {
-    this.dirs = dirs;
+      ScanAdmission scanAdmission,
+      CnodeSettings cnode) {
+    this.disk = disk;
     this.pageSize = pageSize;
-    this.maxBytes = maxBytes;
-    this.maxPercent = maxPercent;
     this.memoryBytes = memoryBytes;
     this.prefetchPages = prefetchPages;
     this.prefetchThreads = prefetchThreads;
@@ -69,6 +65,7 @@ final class CacheConfig {
     this.bypassTime = bypassTime;
     this.rescan = rescan;
     this.scanAdmission = scanAdmission;
+    this.cnode = cnode;
   }
 
   /**
@@ -80,23 +77,6 @@ final class CacheConfig {
    */
   static CacheConfig parse(Configuration conf) throws InvalidConfigurationException {
     ConfigReader r = new ConfigReader(conf);
-    String dirList = CacheKeys.DIRS.get(conf);
-    if (dirList == null) {
-      dirList = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-cache";
-    }
-    List<Path> dirs = new ArrayList<>();
-    for (String d : dirList.split(",")) {
-      if (!d.trim().isEmpty()) {
-        Path p = Paths.get(d.trim());
-        if (!p.isAbsolute()) {
-          throw ConfigReader.invalid(CacheKeys.DIRS.name(), dirList, "absolute local directories");
-        }
-        dirs.add(p);
-      }
-    }
-    if (dirs.isEmpty()) {
-      throw ConfigReader.invalid(CacheKeys.DIRS.name(), dirList, "at least one local directory");
-    }
     long page = CacheKeys.PAGE_SIZE.get(conf);
     if (Long.bitCount(page) != 1) {
       throw ConfigReader.invalid(
@@ -104,24 +84,7 @@ final class CacheConfig {
           r.get(CacheKeys.PAGE_SIZE.name()),
           "a power of two from 64k to 16m");
     }
-    long maxBytes = 0;
-    int maxPercent = 0;
-    String max = CacheKeys.MAX_SIZE.get(conf);
-    if (max == null) {
-      maxPercent = 25;
-    } else if (max.endsWith("%")) {
-      try {
-        maxPercent = Integer.parseInt(max.substring(0, max.length() - 1).trim());
-      } catch (NumberFormatException e) {
-        maxPercent = -1;
-      }
-      if (maxPercent < 1 || maxPercent > 95) {
-        throw ConfigReader.invalid(
-            CacheKeys.MAX_SIZE.name(), max, "a size such as 200g or a percentage from 1% to 95%");
-      }
-    } else {
-      maxBytes = r.getBytes(CacheKeys.MAX_SIZE.name(), 0, page, Long.MAX_VALUE);
-    }
+    DiskSettings disk = DiskSettings.parse(conf, page);
     // unset: 256 MiB, but never more than an eighth of this JVM's heap (a 512 MiB task JVM
     // under 32 readers ran out of heap with a 256 MiB tier); a value set is honoured as it is
     long memory =
@@ -141,10 +104,8 @@ final class CacheConfig {
     Duration rescan = CacheKeys.RESCAN.get(conf);
     ScanAdmission scan = CacheKeys.SCAN_ADMISSION.get(conf);
     return new CacheConfig(
-        Collections.unmodifiableList(dirs),
+        disk,
         (int) page,
-        maxBytes,
-        maxPercent,
         memory,
         prefetchPages,
         prefetchThreads,
@@ -152,11 +113,19 @@ final class CacheConfig {
         deadline,
         bypass,
         rescan,
-        scan);
+        scan,
+        CnodeSettings.parse(conf));
+  }
+
+  /**
+   * @return the cache directories and quota
+   */
+  DiskSettings disk() {
+    return disk;
   }
 
   List<Path> dirs() {
-    return dirs;
+    return disk.dirs();
   }
 
   int pageSize() {
@@ -164,17 +133,10 @@ final class CacheConfig {
   }
 
   /**
-   * @return the disk quota in bytes over all directories, or 0 when given as a percentage
+   * @return the host's cache service, or null when each JVM caches on its own
    */
-  long maxBytes() {
-    return maxBytes;
-  }
-
-  /**
-   * @return the disk quota as a percentage of each directory's volume, or 0
-   */
-  int maxPercent() {
-    return maxPercent;
+  CnodeSettings cnode() {
+    return cnode;
   }
 
   long memoryBytes() {
@@ -211,16 +173,14 @@ final class CacheConfig {
 
   /** Identifies the page store these settings describe, so that taps and JVM users share one. */
   String storeKey() {
-    return dirs
+    return disk
         + "|"
         + pageSize
         + "|"
-        + maxBytes
-        + "|"
-        + maxPercent
-        + "|"
         + memoryBytes
         + "|"
-        + scanAdmission;
+        + scanAdmission
+        + "|"
+        + (cnode == null ? "in-process" : cnode.identity());
   }
 }

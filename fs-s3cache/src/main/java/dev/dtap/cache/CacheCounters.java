@@ -27,6 +27,8 @@ final class CacheCounters implements IOStatistics {
   static final String WRITES_DROPPED = "dtap_cache_writes_dropped";
   static final String BACKEND_READS = "dtap_cache_backend_reads";
   static final String DISK_BYPASSED = "dtap_cache_disk_bypassed";
+  static final String CNODE_FALLBACKS = "dtap_cache_cnode_fallbacks";
+  static final String CNODE_FAILURES = "dtap_cache_cnode_failures";
 
   private final CacheCounters parent;
   private final LongAdder hits = new LongAdder();
@@ -41,6 +43,8 @@ final class CacheCounters implements IOStatistics {
   private final LongAdder prefetchWasted = new LongAdder();
   private final LongAdder prefetchSkipped = new LongAdder();
   private final LongAdder writesDropped = new LongAdder();
+  private final LongAdder cnodeFallbacks = new LongAdder();
+  private final LongAdder cnodeFailures = new LongAdder();
   private final Faults faults;
 
   /**
@@ -125,6 +129,16 @@ final class CacheCounters implements IOStatistics {
     }
   }
 
+  /** A request that would have gone to the host's cache service went without it. */
+  void cnodeFallback() {
+    cnodeFallbacks.increment();
+  }
+
+  /** The host's cache service failed or answered late. */
+  void cnodeFailure() {
+    cnodeFailures.increment();
+  }
+
   long bytesFromBackend() {
     return bytesBackend.sum();
   }
@@ -144,6 +158,8 @@ final class CacheCounters implements IOStatistics {
     m.put(PREFETCH_WASTED, prefetchWasted.sum());
     m.put(PREFETCH_SKIPPED, prefetchSkipped.sum());
     m.put(WRITES_DROPPED, writesDropped.sum());
+    m.put(CNODE_FALLBACKS, cnodeFallbacks.sum());
+    m.put(CNODE_FAILURES, cnodeFailures.sum());
     if (faults != null) {
       for (Faults.Cause c : Faults.Cause.values()) {
         m.put(c.counter(), faults.count(c));

@@ -1,5 +1,6 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.disk.DiskKeys;
 import dev.dtap.fs.config.ConfigKey;
 import java.time.Duration;
 import java.util.Arrays;
@@ -8,12 +9,7 @@ import java.util.List;
 
 /** Every configuration key the read cache reads; documented in docs/configuration.md. */
 public final class CacheKeys {
-  public static final ConfigKey<String> DIRS =
-      ConfigKey.text(
-          "fs.dtap.cache.dirs",
-          "${hadoop.tmp.dir}/dtap-cache",
-          "Comma-separated local directories for cached pages, shared by every JVM of the host"
-              + " that uses them; pages are spread over them by hash. Created 0700.");
+  public static final ConfigKey<String> DIRS = DiskKeys.DIRS;
 
   public static final ConfigKey<Long> PAGE_SIZE =
       ConfigKey.bytes(
@@ -23,12 +19,7 @@ public final class CacheKeys {
           16L << 20,
           "Size of a cached page, 64k-16m. The unit of caching, checksumming and backend fills.");
 
-  public static final ConfigKey<String> MAX_SIZE =
-      ConfigKey.text(
-          "fs.dtap.cache.max.size",
-          "25%",
-          "Disk quota: a size (e.g. 200g) shared over the directories, or a percentage of each"
-              + " directory's volume. Least recently used pages are evicted beyond it.");
+  public static final ConfigKey<String> MAX_SIZE = DiskKeys.MAX_SIZE;
 
   /** The memory tier's size when unset and the heap is large enough. */
   static final long MEMORY_SIZE_DEFAULT = 256L << 20;

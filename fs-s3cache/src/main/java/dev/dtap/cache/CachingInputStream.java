@@ -1,19 +1,15 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.disk.PageKey;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Objects;
 import java.util.function.IntFunction;
-import org.apache.hadoop.fs.ByteBufferPositionedReadable;
-import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanUnbuffer;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSExceptionMessages;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.statistics.IOStatistics;
@@ -22,36 +18,31 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 /**
  * Reads one version of one file through the page cache.
  *
- * <p>Pages come from memory, then disk, then the backend (one load per page however many readers
- * miss it). Reads that follow each other are sequential: whole pages are loaded and the next ones
- * prefetched in the background. When the caller declared random access ({@code openFile()} read
- * policy {@code random}, {@code vector} or {@code columnar}) and a read wants only part of an
- * uncached page, exactly the requested bytes are read from the backend and the page is filled in
- * the background, so a cold random read costs what it costs without the cache.
+ * <p>Pages come from memory, then the host (disk or cache service), then the backend (one load per
+ * page however many readers miss it). Reads that follow each other are sequential: whole pages are
+ * loaded and the next ones read ahead ({@link Readahead}). When the caller declared random access
+ * ({@code openFile()} read policy {@code random}, {@code vector} or {@code columnar}) and a read
+ * wants only part of an uncached page, exactly the requested bytes are read from the backend and
+ * the page is filled in the background, so a cold random read costs what it costs without the
+ * cache. Admission ({@link Admission}) decides which pages are cached.
  *
  * <p>Not thread-safe except for the positioned reads, like every Hadoop input stream.
  */
-final class CachingInputStream extends FSInputStream
-    implements ByteBufferReadable,
-        ByteBufferPositionedReadable,
-        CanUnbuffer,
-        StreamCapabilities,
-        IOStatisticsSource {
+final class CachingInputStream extends PageReads
+    implements CanUnbuffer, StreamCapabilities, IOStatisticsSource {
   private final PageStore store;
+  private final Admission admission;
   private final FileIdentity id;
-  private final BackendSource source;
   private final CacheCounters counters;
-  private final int pageSize;
-  private final long length;
+  private final PageOwners owners;
+  private final BackendSource source;
+  private final DemandStream demand;
+  private final Readahead readahead;
   private final boolean randomHint;
   private final boolean sequentialHint;
   private final int prefetchPages;
   private final String description;
 
-  /** Guards {@link #demand}: the reader and this stream's readahead task share it. */
-  private final Object demandLock = new Object();
-
-  private FSDataInputStream demand;
   private long pos;
   private byte[] current;
   private long currentIndex = -1;
@@ -61,21 +52,6 @@ final class CachingInputStream extends FSInputStream
 
   private long nextExpected;
   private int sequentialRun;
-
-  /** Pages read ahead on this stream's backend stream, by index; consumed or counted wasted. */
-  private final java.util.concurrent.ConcurrentHashMap<
-          Long, java.util.concurrent.CompletableFuture<byte[]>>
-      readahead = new java.util.concurrent.ConcurrentHashMap<>();
-
-  private final ConcurrentLinkedQueue<Long> readaheadQueue = new ConcurrentLinkedQueue<>();
-
-  /** The futures of queued pages, kept here too: the reader may take one from the map early. */
-  private final java.util.concurrent.ConcurrentHashMap<
-          Long, java.util.concurrent.CompletableFuture<byte[]>>
-      readaheadPending = new java.util.concurrent.ConcurrentHashMap<>();
-
-  private final AtomicBoolean readaheadRunning = new AtomicBoolean();
-  private long prefetchedThrough = -1;
   private volatile boolean closed;
 
   CachingInputStream(
@@ -84,20 +60,24 @@ final class CachingInputStream extends FSInputStream
       BackendSource source,
       CacheCounters tapCounters,
       String readPolicy,
+      PageOwners owners,
       String description) {
+    super(store.config().pageSize(), id.length());
     this.store = store;
+    this.admission = store.admission();
     this.id = id;
     this.source = source;
+    this.demand = new DemandStream(source);
     this.counters = new CacheCounters(tapCounters, null);
-    this.pageSize = store.config().pageSize();
-    this.length = id.length();
+    this.owners = owners;
     String policy = readPolicy == null ? "" : readPolicy.toLowerCase(Locale.ROOT);
     this.randomHint =
         policy.startsWith("random") || policy.startsWith("vector") || policy.startsWith("columnar");
     this.sequentialHint = policy.startsWith("sequential") || policy.startsWith("whole-file");
     this.prefetchPages = store.config().prefetchPages();
     this.description = description;
-    store.streamOpened(id);
+    this.readahead = new Readahead(store.background(), this::loadThroughStore, counters);
+    admission.streamOpened(id);
   }
 
   private void checkOpen() throws IOException {
@@ -106,36 +86,23 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
-  private int pageLength(long index) {
-    return (int) Math.min(pageSize, length - index * pageSize);
+  private String ownerOf(long index) {
+    return owners.ownerOf(index * pageSize);
   }
 
   /** Reads a whole page from the backend on the caller's stream. */
   private byte[] loadPage(long index) throws IOException {
     byte[] page = new byte[pageLength(index)];
-    synchronized (demandLock) {
-      if (demand == null) {
-        demand = source.open(null);
-      }
-      BackendSource.readFully(demand, index * pageSize, page, 0, page.length);
-    }
+    demand.readFully(index * pageSize, page, 0, page.length);
     return page;
   }
 
-  private PageStore.Loader backgroundLoader(long index) {
-    long offset = index * pageSize;
-    int len = pageLength(index);
-    return () -> source.readRange(offset, len);
+  private byte[] loadThroughStore(long index) throws IOException {
+    return store.load(id.page(index), ownerOf(index), () -> loadPage(index), counters);
   }
 
-  /**
-   * Copies bytes of one page: the heart of every read.
-   *
-   * @param position file position, below the length
-   * @param sequential whether the reader is reading sequentially
-   * @return bytes copied, at least one
-   */
-  private int readFromPage(long position, byte[] buf, int off, int len, boolean sequential)
+  @Override
+  int readFromPage(long position, byte[] buf, int off, int len, boolean sequential)
       throws IOException {
     long index = position / pageSize;
     int inPage = (int) (position - index * pageSize);
@@ -147,19 +114,9 @@ final class CachingInputStream extends FSInputStream
       return n;
     }
     PageKey key = id.page(index);
-    java.util.concurrent.CompletableFuture<byte[]> ahead = readahead.remove(index);
+    byte[] ahead = readahead.take(index);
     if (ahead != null) {
-      byte[] page = awaitReadahead(ahead);
-      if (page != null) {
-        counters.prefetchUsed();
-        System.arraycopy(page, inPage, buf, off, n);
-        current = page;
-        currentIndex = index;
-        if (sequential) {
-          prefetchAfter(index);
-        }
-        return n;
-      }
+      return usePage(ahead, index, inPage, buf, off, n, sequential);
     }
     if (index == passIndex) {
       return passThrough(position, buf, off, n);
@@ -172,15 +129,9 @@ final class CachingInputStream extends FSInputStream
         return passThrough(position, buf, off, n);
       }
       if (page == null) {
-        page = store.load(key, () -> loadPage(index), counters);
+        page = loadThroughStore(index);
       }
-      System.arraycopy(page, inPage, buf, off, n);
-      if (sequential) {
-        current = page;
-        currentIndex = index;
-        prefetchAfter(index);
-      }
-      return n;
+      return usePage(page, index, inPage, buf, off, n, sequential);
     }
     if (store.read(key, inPage, buf, off, n, counters) == n) {
       return n;
@@ -192,34 +143,37 @@ final class CachingInputStream extends FSInputStream
     // random, cold and met before: only what was asked, now; the page in the background
     counters.miss();
     passThrough(position, buf, off, n);
-    store.loadInBackground(key, backgroundLoader(index), pageLen, counters);
+    long pageOffset = index * pageSize;
+    store.loadInBackground(
+        key, ownerOf(index), () -> source.readRange(pageOffset, pageLen), pageLen, counters);
+    return n;
+  }
+
+  private int usePage(
+      byte[] page, long index, int inPage, byte[] buf, int off, int n, boolean sequential) {
+    System.arraycopy(page, inPage, buf, off, n);
+    if (sequential) {
+      current = page;
+      currentIndex = index;
+      prefetchAfter(index);
+    }
     return n;
   }
 
   /**
-   * Reads the next pages ahead, in order, on this stream's own backend stream: one sequential
-   * backend read feeds the reader while it works on the current page, as a local disk's readahead
-   * does. Bounded by the prefetch page count per stream and the JVM's prefetch byte budget.
-   */
-  /**
-   * Admission: a page this JVM's only reader of the file meets for the first time streams straight
-   * through and is only remembered; it is cached when met again. One-off scans so cost nothing
-   * extra and push nothing useful out, while what is read again (a table scanned daily, a footer
-   * every query reads) is cached. Pages of a file several streams read at once are cached at once,
-   * so that they load once for all of them.
+   * Admission of a page this stream meets in the store's absence: true when it should stream
+   * through uncached and only be remembered (see {@link Admission}).
    */
   private boolean firstTouch(PageKey key, boolean random) {
-    return store.isLoneScan(id) && !store.isLoading(key) && !store.admitScannedPage(key, random);
+    return admission.isLoneScan(id)
+        && !store.isLoading(key)
+        && !admission.admitScannedPage(key, random);
   }
 
   /**
    * How far a random read that streams through may go in one backend request: on through the
    * following pages it spans while they too are neither cached nor met before, so that a read
    * crossing a page boundary costs one ranged read, not two.
-   *
-   * @param index the first page, met for the first time
-   * @param n the bytes wanted from it
-   * @param len the bytes the caller wants in all
    */
   private int firstTouchSpan(long index, int n, int len) {
     int span = n;
@@ -236,12 +190,7 @@ final class CachingInputStream extends FSInputStream
 
   /** Reads bytes of a page that is not cached straight from the backend stream. */
   private int passThrough(long position, byte[] buf, int off, int n) throws IOException {
-    synchronized (demandLock) {
-      if (demand == null) {
-        demand = source.open(null);
-      }
-      BackendSource.readFully(demand, position, buf, off, n);
-    }
+    demand.readFully(position, buf, off, n);
     counters.backend(n);
     return n;
   }
@@ -251,74 +200,21 @@ final class CachingInputStream extends FSInputStream
       return;
     }
     long last = Math.min((length - 1) / pageSize, index + prefetchPages);
-    boolean lone = store.isLoneScan(id);
-    for (long i = Math.max(index + 1, prefetchedThrough + 1); i <= last; i++) {
-      if (lone && !store.scanWouldCache(id.page(i))) {
+    boolean lone = admission.isLoneScan(id);
+    for (long i = Math.max(index + 1, readahead.queuedThrough() + 1); i <= last; i++) {
+      PageKey key = id.page(i);
+      if (lone && !admission.scanWouldCache(key) && !store.isCachedOrLoading(key)) {
         break; // a first pass streams through; reading ahead would cache it
       }
-      if (!store.reserve(pageLength(i))) {
-        counters.prefetchSkipped();
+      if (!readahead.queue(i, pageLength(i))) {
         break;
       }
-      java.util.concurrent.CompletableFuture<byte[]> f =
-          new java.util.concurrent.CompletableFuture<>();
-      readahead.put(i, f);
-      readaheadPending.put(i, f);
-      readaheadQueue.add(i);
-      prefetchedThrough = i;
     }
-    if (!readaheadQueue.isEmpty() && readaheadRunning.compareAndSet(false, true)) {
-      store.background(this::runReadahead);
-    }
+    readahead.start();
   }
 
-  private void runReadahead() {
-    try {
-      Long i;
-      while (!closed && (i = readaheadQueue.poll()) != null) {
-        long index = i;
-        java.util.concurrent.CompletableFuture<byte[]> f = readaheadPending.remove(index);
-        try {
-          byte[] page = store.load(id.page(index), () -> loadPage(index), counters);
-          if (f != null) {
-            f.complete(page);
-          }
-        } catch (IOException | RuntimeException e) {
-          if (f != null) {
-            f.completeExceptionally(e);
-          }
-        } catch (Error e) {
-          // the reader waiting for this page must not wait forever (an OutOfMemoryError here
-          // hung 32 readers of a load test); it reads the page itself, and the error goes on
-          if (f != null) {
-            f.completeExceptionally(e);
-          }
-          throw e;
-        } finally {
-          store.unreserve(pageLength(index));
-        }
-      }
-    } finally {
-      readaheadRunning.set(false);
-      if (!closed && !readaheadQueue.isEmpty() && readaheadRunning.compareAndSet(false, true)) {
-        store.background(this::runReadahead);
-      }
-    }
-  }
-
-  /** The page read ahead, or null if it failed (the caller then reads it itself). */
-  private static byte[] awaitReadahead(java.util.concurrent.CompletableFuture<byte[]> f) {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (java.util.concurrent.ExecutionException e) {
-      return null;
-    }
-  }
-
-  private boolean noteAccess(long position) {
+  @Override
+  boolean sequentialRead(long position) {
     if (position == nextExpected) {
       sequentialRun++;
     } else {
@@ -328,22 +224,21 @@ final class CachingInputStream extends FSInputStream
   }
 
   @Override
-  public synchronized int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+  boolean sequentialHint() {
+    return sequentialHint;
   }
 
   @Override
   public synchronized int read(byte[] buf, int off, int len) throws IOException {
     checkOpen();
-    java.util.Objects.checkFromIndexSize(off, len, buf.length);
+    Objects.checkFromIndexSize(off, len, buf.length);
     if (len == 0) {
       return 0;
     }
     if (pos >= length) {
       return -1;
     }
-    boolean sequential = noteAccess(pos);
+    boolean sequential = sequentialRead(pos);
     int total = 0;
     while (total < len && pos < length) {
       int n = readFromPage(pos, buf, off + total, len - total, sequential);
@@ -355,82 +250,13 @@ final class CachingInputStream extends FSInputStream
   }
 
   @Override
-  public int read(long position, byte[] buf, int off, int len) throws IOException {
+  void checkReadable() throws IOException {
     checkOpen();
-    validatePositionedReadArgs(position, buf, off, len);
-    if (len == 0) {
-      return 0;
-    }
-    // Hadoop's check lets a negative offset through when the length fits; the streams underneath
-    // refuse it with IndexOutOfBoundsException before reading, and so must the cache
-    java.util.Objects.checkFromIndexSize(off, len, buf.length);
-    if (position >= length) {
-      return -1;
-    }
-    int total = 0;
-    long p = position;
-    while (total < len && p < length) {
-      int n = readFromPage(p, buf, off + total, len - total, sequentialHint);
-      p += n;
-      total += n;
-    }
-    return total;
   }
 
   @Override
-  public void readFully(long position, byte[] buf, int off, int len) throws IOException {
-    validatePositionedReadArgs(position, buf, off, len);
-    if (len > 0) {
-      java.util.Objects.checkFromIndexSize(off, len, buf.length);
-    }
-    int done = 0;
-    while (done < len) {
-      int n = read(position + done, buf, off + done, len - done);
-      if (n < 0) {
-        throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY + ": " + description);
-      }
-      done += n;
-    }
-  }
-
-  @Override
-  public int read(ByteBuffer dst) throws IOException {
-    if (!dst.hasRemaining()) {
-      return 0;
-    }
-    byte[] tmp = dst.hasArray() ? null : new byte[dst.remaining()];
-    int n =
-        tmp == null
-            ? read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining())
-            : read(tmp, 0, tmp.length);
-    if (n > 0) {
-      if (tmp == null) {
-        dst.position(dst.position() + n);
-      } else {
-        dst.put(tmp, 0, n);
-      }
-    }
-    return n;
-  }
-
-  @Override
-  public int read(long position, ByteBuffer dst) throws IOException {
-    if (!dst.hasRemaining()) {
-      return 0;
-    }
-    byte[] tmp = new byte[dst.remaining()];
-    int n = read(position, tmp, 0, tmp.length);
-    if (n > 0) {
-      dst.put(tmp, 0, n);
-    }
-    return n;
-  }
-
-  @Override
-  public void readFully(long position, ByteBuffer dst) throws IOException {
-    byte[] tmp = new byte[dst.remaining()];
-    readFully(position, tmp, 0, tmp.length);
-    dst.put(tmp);
+  String description() {
+    return description;
   }
 
   @Override
@@ -462,12 +288,7 @@ final class CachingInputStream extends FSInputStream
     long end = Math.min(length, (last + 1) * pageSize);
     byte[] span = new byte[(int) (end - offset)];
     counters.miss();
-    synchronized (demandLock) {
-      if (demand == null) {
-        demand = source.open(null);
-      }
-      BackendSource.readFully(demand, offset, span, 0, span.length);
-    }
+    demand.readFully(offset, span, 0, span.length);
     counters.backend(span.length);
     for (long i = first; i <= last; i++) {
       int from = (int) ((i - first) * pageSize);
@@ -518,24 +339,7 @@ final class CachingInputStream extends FSInputStream
     current = null;
     currentIndex = -1;
     passIndex = -1;
-    closeDemand();
-  }
-
-  private void closeDemand() {
-    synchronized (demandLock) {
-      closeDemandLocked();
-    }
-  }
-
-  private void closeDemandLocked() {
-    if (demand != null) {
-      try {
-        demand.close();
-      } catch (IOException e) {
-        // a read stream; nothing to lose
-      }
-      demand = null;
-    }
+    demand.close();
   }
 
   @Override
@@ -561,18 +365,8 @@ final class CachingInputStream extends FSInputStream
   public synchronized void close() {
     if (!closed) {
       closed = true;
-      store.streamClosed(id);
-      // pages read ahead and never consumed: wasted work
-      for (java.util.concurrent.CompletableFuture<byte[]> f : readahead.values()) {
-        f.cancel(false);
-        counters.prefetchWasted();
-      }
-      readahead.clear();
-      readaheadQueue.clear();
-      for (java.util.concurrent.CompletableFuture<byte[]> f : readaheadPending.values()) {
-        f.cancel(false);
-      }
-      readaheadPending.clear();
+      admission.streamClosed(id);
+      readahead.close();
       unbuffer();
     }
   }

@@ -1,11 +1,16 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.disk.CacheDirectory;
+import dev.dtap.fs.spi.LocalityResolver;
 import dev.dtap.fs.spi.OpenRequest;
 import dev.dtap.fs.spi.ReadCache;
 import dev.dtap.fs.spi.TapContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -14,21 +19,28 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
 /**
  * The read cache of one tap: opens files through the JVM's shared {@link PageStore}, keyed by the
- * file's version, and publishes the tap's cache counters in the filesystem's IOStatistics.
+ * file's version and the reader's scope, and publishes the tap's cache counters in the filesystem's
+ * IOStatistics.
  *
  * <p>Thread-safe.
  */
 final class DtapReadCache implements ReadCache, IOStatisticsSource, TapCacheAdmin {
   private final TapContext tap;
   private final PageStore store;
+  private final String scope;
   private final CacheCounters counters;
   private final PageInspector admin;
 
-  DtapReadCache(TapContext tap, PageStore store) {
+  DtapReadCache(TapContext tap, PageStore store) throws IOException {
     this.tap = tap;
     this.store = store;
+    this.scope = TenantScope.of(tap);
     this.counters = new CacheCounters(null, null);
-    this.admin = new PageInspector(tap, store);
+    this.admin = new PageInspector(tap, store, this::identity);
+  }
+
+  private FileIdentity identity(FileStatus status) {
+    return FileIdentity.of(tap.config().name(), scope, status, store.config().pageSize());
   }
 
   @Override
@@ -41,12 +53,39 @@ final class DtapReadCache implements ReadCache, IOStatisticsSource, TapCacheAdmi
     if (status.isDirectory()) {
       throw new FileNotFoundException("Cannot open directory " + request.dtapPath() + " to read");
     }
-    FileIdentity id = FileIdentity.of(tap.config().name(), status, store.config().pageSize());
     BackendSource source =
         new BackendSource(tap.backend(), request.backendPath(), status, request.options());
     String policy = request.options().get(BackendSource.READ_POLICY);
     return new FSDataInputStream(
-        new CachingInputStream(store, id, source, counters, policy, request.dtapPath().toString()));
+        new CachingInputStream(
+            store,
+            identity(status),
+            source,
+            counters,
+            policy,
+            owners(status),
+            request.dtapPath().toString()));
+  }
+
+  /** Block owners by the tap's locality, when a cache service could ask them. */
+  private PageOwners owners(FileStatus status) {
+    if (store.config().cnode() == null) {
+      return PageOwners.NONE;
+    }
+    Optional<LocalityResolver> resolver = tap.extension(LocalityResolver.class);
+    if (!resolver.isPresent()) {
+      return PageOwners.NONE;
+    }
+    LocalityResolver r = resolver.get();
+    return offset -> {
+      try {
+        BlockLocation[] b = r.locate(status, offset, 1);
+        String[] hosts = b.length == 0 ? new String[0] : b[0].getHosts();
+        return hosts.length == 0 ? null : hosts[0];
+      } catch (IOException e) {
+        return null;
+      }
+    };
   }
 
   /**
@@ -68,17 +107,22 @@ final class DtapReadCache implements ReadCache, IOStatisticsSource, TapCacheAdmi
 
   @Override
   public List<CacheDirectory> directories() {
-    return admin.directories();
+    return store.host().directories();
+  }
+
+  @Override
+  public Map<String, Long> serviceStatistics() {
+    return store.host().serviceStatistics();
   }
 
   @Override
   public void awaitWrites() throws InterruptedException {
-    admin.awaitWrites();
+    store.flush();
   }
 
   @Override
   public int pageSize() {
-    return admin.pageSize();
+    return store.config().pageSize();
   }
 
   @Override

@@ -1,11 +1,14 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.cnode.CnodeKeys;
 import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.spi.ReadCache;
 import dev.dtap.fs.spi.ReadCacheFactory;
 import dev.dtap.fs.spi.TapContext;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 
 /**
@@ -15,7 +18,9 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 public final class DtapReadCacheFactory implements ReadCacheFactory {
   @Override
   public Collection<ConfigKey<?>> keys() {
-    return CacheKeys.all();
+    List<ConfigKey<?>> keys = new ArrayList<>(CacheKeys.all());
+    keys.addAll(CnodeKeys.all());
+    return keys;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.disk.PageKey;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -7,10 +8,11 @@ import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
 
 /**
- * One version of one object: the tap, the backend path, and the object's identity, which is its
- * ETag when the backend has one (S3, ABFS, GCS) and otherwise its length and modification time
- * (HDFS and local files, which are not rewritten in place). Page keys derive from it with SHA-256,
- * so unrelated files never collide and a changed object gets new keys.
+ * One version of one object as one tenant reads it: the tap, the tenant's scope (backend, user,
+ * credentials), the backend path, and the object's identity, which is its ETag when the backend has
+ * one (S3, ABFS, GCS) and otherwise its length and modification time (HDFS and local files, which
+ * are not rewritten in place). Page keys derive from it with SHA-256, so unrelated files never
+ * collide and a changed object gets new keys.
  *
  * <p>Immutable and thread-safe.
  */
@@ -31,13 +33,14 @@ final class FileIdentity {
    * The identity of a file version.
    *
    * @param tap the tap name
+   * @param scope who reads ({@link TenantScope}): backend, user and credentials
    * @param status the backend's status of the file
    * @param pageSize the page size: page {@code i} covers other bytes under another size, so pages
    *     cached with another size (before a change of fs.dtap.cache.page.size, or by a JVM with
    *     other settings) must never be found
    * @return the identity
    */
-  static FileIdentity of(String tap, FileStatus status, int pageSize) {
+  static FileIdentity of(String tap, String scope, FileStatus status, int pageSize) {
     String etag = status instanceof EtagSource ? ((EtagSource) status).getEtag() : null;
     String version =
         etag != null && !etag.isEmpty()
@@ -45,6 +48,8 @@ final class FileIdentity {
             : "len:" + status.getLen() + ":mtime:" + status.getModificationTime();
     String key =
         tap
+            + '\u0000'
+            + scope
             + '\u0000'
             + status.getPath().toUri().getPath()
             + '\u0000'

@@ -1,5 +1,6 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.disk.PageKey;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 

@@ -1,7 +1,10 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.disk.CacheDirectory;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -52,4 +55,12 @@ public interface TapCacheAdmin {
    * @return the page size in bytes
    */
   int pageSize();
+
+  /**
+   * @return the counters and gauges of the host's cache service (hits, misses, fills, peer reads,
+   *     pages, bytes), empty when each JVM caches on its own
+   */
+  default Map<String, Long> serviceStatistics() {
+    return Collections.emptyMap();
+  }
 }

@@ -7,6 +7,7 @@ import static dev.dtap.cache.CacheTestSupport.randomFile;
 import static dev.dtap.cache.CacheTestSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.cache.disk.DiskTier;
 import dev.dtap.fs.testing.ConfigDocs;
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
@@ -264,12 +265,13 @@ class TestCachedReads {
     small.set("fs.dtap.cache.max.size", String.valueOf(6 * (PAGE + 200)));
     try (FileSystem f = LocalTaps.open(small, "c")) {
       warm(f);
-      DiskTier disk =
+      HostTier host =
           PageStore.openStores().stream()
               .filter(s -> s.config().dirs().get(0).toString().contains("quota"))
               .findFirst()
               .get()
-              .disk();
+              .host();
+      DiskTier disk = ((LocalHostTier) host).disk();
       assertThat(disk.usedBytes()).isLessThanOrEqualTo(disk.quotaBytes());
       assertThat(counter(f, CacheCounters.EVICTIONS)).isGreaterThan(0);
       try (FSDataInputStream in = f.open(file)) {

@@ -4,6 +4,7 @@ import static dev.dtap.cache.CacheTestSupport.randomFile;
 import static dev.dtap.cache.CacheTestSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.TapConfig;
 import dev.dtap.fs.spi.OpenRequest;

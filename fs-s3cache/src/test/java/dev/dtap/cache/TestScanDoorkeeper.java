@@ -2,6 +2,7 @@ package dev.dtap.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.cache.disk.PageKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

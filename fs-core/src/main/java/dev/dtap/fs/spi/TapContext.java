@@ -2,6 +2,7 @@ package dev.dtap.fs.spi;
 
 import dev.dtap.fs.config.TapConfig;
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -61,4 +62,17 @@ public interface TapContext {
    * @param source a live statistics source; its counters are merged into the tap's
    */
   void addStatisticsSource(IOStatisticsSource source);
+
+  /**
+   * Another extension of this tap, found by type: a read cache asks for the tap's {@link
+   * LocalityResolver} to learn which host owns a block. Ask at use, not at creation: extensions are
+   * created one after the other.
+   *
+   * @param type the type asked for
+   * @param <T> the type
+   * @return the tap's extension of that type, or empty
+   */
+  default <T> Optional<T> extension(Class<T> type) {
+    return Optional.empty();
+  }
 }

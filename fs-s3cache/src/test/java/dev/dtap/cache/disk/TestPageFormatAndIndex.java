@@ -1,4 +1,4 @@
-package dev.dtap.cache;
+package dev.dtap.cache.disk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,29 +1,29 @@
-package dev.dtap.cache;
+package dev.dtap.cache.disk;
 
 /**
  * The identity of one cached page: a 128-bit hash of (tap, backend path, object identity) plus the
  * page index. Two different object versions never share a key, so a changed object can never be
  * served from the old version's pages. Immutable.
  */
-final class PageKey {
+public final class PageKey {
   private final long hi;
   private final long lo;
 
-  PageKey(long hi, long lo) {
+  public PageKey(long hi, long lo) {
     this.hi = hi;
     this.lo = lo;
   }
 
-  long hi() {
+  public long hi() {
     return hi;
   }
 
-  long lo() {
+  public long lo() {
     return lo;
   }
 
   /** The file name of the page: 32 hex digits. */
-  String fileName() {
+  public String fileName() {
     return hex(hi) + hex(lo);
   }
 
@@ -38,7 +38,7 @@ final class PageKey {
    * @param name 32 hex digits
    * @return the key, or null when the name is not a page name
    */
-  static PageKey parse(String name) {
+  public static PageKey parse(String name) {
     if (name.length() != 32) {
       return null;
     }

@@ -1,4 +1,4 @@
-package dev.dtap.cache;
+package dev.dtap.cache.disk;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -15,7 +15,7 @@ import java.util.Set;
  * The file operations of the disk tier, behind one small interface so that tests can inject the
  * faults a real disk produces (full, read-only, failing, slow).
  */
-interface DiskIo {
+public interface DiskIo {
   /** The real thing. */
   DiskIo NIO = new DiskIo() {};
 

@@ -1,4 +1,4 @@
-package dev.dtap.cache;
+package dev.dtap.cache.disk;
 
 import java.util.concurrent.ThreadLocalRandom;
 

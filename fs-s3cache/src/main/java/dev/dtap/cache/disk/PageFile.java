@@ -1,4 +1,4 @@
-package dev.dtap.cache;
+package dev.dtap.cache.disk;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,10 +19,16 @@ import java.util.zip.CRC32C;
  * none; a crash can still leave a page whose blocks never reached the disk, which the checksums
  * catch. Per-chunk checksums let a small read verify only what it returns. Stateless.
  */
-final class PageFile {
+public final class PageFile {
+  /** The largest page: 16 MiB. */
+  public static final int MAX_PAGE = 16 << 20;
+
   static final int MAGIC = 0x44545031; // "DTP1"
   static final int VERSION = 1;
-  static final int CHUNK = 64 << 10;
+
+  /** Bytes covered by one checksum. */
+  public static final int CHUNK = 64 << 10;
+
   private static final int FIXED = 4 + 4 + 4 + 4 + 8 + 8;
 
   private PageFile() {}
@@ -31,7 +37,11 @@ final class PageFile {
     return (length + CHUNK - 1) / CHUNK;
   }
 
-  static int headerSize(int length) {
+  /**
+   * @param length a page's data length
+   * @return the size of its header on disk
+   */
+  public static int headerSize(int length) {
     return FIXED + 4 * chunks(length) + 4;
   }
 
@@ -43,7 +53,7 @@ final class PageFile {
    * @param length how many of them
    * @return the header; the data follows it in the file
    */
-  static ByteBuffer header(PageKey key, byte[] data, int length) {
+  public static ByteBuffer header(PageKey key, byte[] data, int length) {
     int chunks = chunks(length);
     ByteBuffer h = ByteBuffer.allocate(headerSize(length));
     h.putInt(MAGIC)
@@ -67,7 +77,7 @@ final class PageFile {
   }
 
   /** A page's header, read and verified. */
-  static final class Header {
+  public static final class Header {
     final int length;
     final int[] crcs;
     final int size;
@@ -76,6 +86,13 @@ final class PageFile {
       this.length = length;
       this.crcs = crcs;
       this.size = size;
+    }
+
+    /**
+     * @return the page's data length
+     */
+    public int length() {
+      return length;
     }
   }
 
@@ -89,7 +106,27 @@ final class PageFile {
    * @throws CorruptPageException if the header is torn, truncated, foreign or inconsistent
    * @throws IOException on read failure
    */
-  static Header readHeader(FileChannel ch, PageKey key, long fileSize) throws IOException {
+  public static Header readHeader(FileChannel ch, PageKey key, long fileSize) throws IOException {
+    return readHeader(ch::read, key, fileSize);
+  }
+
+  /** Positioned reads of a page file's bytes, wherever they are (a file, a buffer). */
+  public interface Source {
+    /**
+     * Reads bytes at a position, as {@link FileChannel#read(ByteBuffer, long)} does.
+     *
+     * @return the number read, or -1 at the end
+     * @throws IOException on read failure
+     */
+    int read(ByteBuffer dst, long position) throws IOException;
+  }
+
+  /**
+   * Reads and verifies a page's header from any source.
+   *
+   * @see #readHeader(FileChannel, PageKey, long)
+   */
+  public static Header readHeader(Source ch, PageKey key, long fileSize) throws IOException {
     ByteBuffer fixed = ByteBuffer.allocate(FIXED);
     readFully(ch, fixed, 0);
     fixed.flip();
@@ -100,7 +137,7 @@ final class PageFile {
     int chunk = fixed.getInt();
     long hi = fixed.getLong();
     long lo = fixed.getLong();
-    if (length < 0 || length > CacheConfig.MAX_PAGE || chunk != CHUNK) {
+    if (length < 0 || length > MAX_PAGE || chunk != CHUNK) {
       throw new CorruptPageException("bad page length " + length);
     }
     if (hi != key.hi() || lo != key.lo()) {
@@ -139,7 +176,18 @@ final class PageFile {
    * @throws CorruptPageException if a chunk fails its checksum
    * @throws IOException on read failure
    */
-  static void read(FileChannel ch, Header header, int offset, byte[] dst, int dstOff, int len)
+  public static void read(
+      FileChannel ch, Header header, int offset, byte[] dst, int dstOff, int len)
+      throws IOException {
+    read((Source) ch::read, header, offset, dst, dstOff, len);
+  }
+
+  /**
+   * Reads and verifies part of a page's data from any source.
+   *
+   * @see #read(FileChannel, Header, int, byte[], int, int)
+   */
+  public static void read(Source ch, Header header, int offset, byte[] dst, int dstOff, int len)
       throws IOException {
     int first = offset / CHUNK;
     int last = (offset + len - 1) / CHUNK;
@@ -164,7 +212,57 @@ final class PageFile {
     }
   }
 
-  private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+  /**
+   * Verifies a whole page file held in memory (a page that travelled over a socket) and returns its
+   * data.
+   *
+   * @param file the page file's bytes
+   * @param key the key the page must hold
+   * @return the page's data
+   * @throws CorruptPageException if the page fails verification
+   */
+  public static byte[] decode(byte[] file, PageKey key) throws CorruptPageException {
+    Source source =
+        (dst, position) -> {
+          if (position >= file.length) {
+            return -1;
+          }
+          int n = (int) Math.min(dst.remaining(), file.length - position);
+          dst.put(file, (int) position, n);
+          return n;
+        };
+    try {
+      Header h = readHeader(source, key, file.length);
+      byte[] data = new byte[h.length];
+      if (data.length > 0) {
+        read(source, h, 0, data, 0, data.length);
+      }
+      return data;
+    } catch (CorruptPageException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new CorruptPageException("unreadable page: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Encodes a whole page file (header and data) in memory, as it is written to disk.
+   *
+   * @param key the page's key
+   * @param data the page bytes
+   * @param length how many of them
+   * @return the file's bytes
+   */
+  public static byte[] encode(PageKey key, byte[] data, int length) {
+    ByteBuffer h = header(key, data, length);
+    byte[] file = new byte[h.remaining() + length];
+    int n = h.remaining();
+    h.get(file, 0, n);
+    System.arraycopy(data, 0, file, n, length);
+    return file;
+  }
+
+  private static void readFully(Source ch, ByteBuffer buf, long position) throws IOException {
     long pos = position;
     while (buf.hasRemaining()) {
       int n = ch.read(buf, pos);
@@ -176,10 +274,10 @@ final class PageFile {
   }
 
   /** A page file that failed verification: never served, deleted and refetched. */
-  static final class CorruptPageException extends IOException {
+  public static final class CorruptPageException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    CorruptPageException(String message) {
+    public CorruptPageException(String message) {
       super(message);
     }
   }

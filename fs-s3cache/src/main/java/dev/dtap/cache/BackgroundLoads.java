@@ -1,0 +1,101 @@
+package dev.dtap.cache;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The JVM's threads for prefetch and background page fills, with a byte budget: pages in flight at
+ * once over all streams stay within {@code fs.dtap.cache.prefetch.memory}, and work beyond it is
+ * skipped, never queued without bound.
+ *
+ * <p>Thread-safe.
+ */
+final class BackgroundLoads {
+  private final ThreadPoolExecutor pool;
+  private final long budget;
+  private final AtomicLong used = new AtomicLong();
+
+  BackgroundLoads(int threads, long budget) {
+    this.pool = pool("dtap-cache-fill", threads);
+    this.budget = budget;
+  }
+
+  /** A pool of daemon threads that end when idle for 30 s. */
+  static ThreadPoolExecutor pool(String name, int threads) {
+    ThreadPoolExecutor p =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true);
+              return t;
+            });
+    p.allowCoreThreadTimeOut(true);
+    return p;
+  }
+
+  /**
+   * Reserves budget.
+   *
+   * @param bytes the bytes about to be loaded
+   * @return false when the budget is spent (nothing reserved)
+   */
+  boolean reserve(long bytes) {
+    if (used.addAndGet(bytes) > budget) {
+      used.addAndGet(-bytes);
+      return false;
+    }
+    return true;
+  }
+
+  void unreserve(long bytes) {
+    used.addAndGet(-bytes);
+  }
+
+  /**
+   * Runs a task on the pool.
+   *
+   * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdown()}
+   */
+  void execute(Runnable task) {
+    pool.execute(task);
+  }
+
+  /**
+   * Runs a task holding reserved budget, and gives the budget back when it ends (or is refused).
+   *
+   * @param bytes budget already reserved for it
+   * @param task the work
+   */
+  void executeReserved(long bytes, Runnable task) {
+    try {
+      pool.execute(
+          () -> {
+            try {
+              task.run();
+            } finally {
+              unreserve(bytes);
+            }
+          });
+    } catch (RuntimeException e) {
+      unreserve(bytes);
+    }
+  }
+
+  /**
+   * @return whether no task is running or queued
+   */
+  boolean idle() {
+    return pool.getActiveCount() == 0 && pool.getQueue().isEmpty();
+  }
+
+  void shutdown() {
+    pool.shutdown();
+  }
+}

@@ -1,0 +1,379 @@
+package dev.dtap.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.dtap.cache.cnode.CircuitBreaker;
+import dev.dtap.cache.cnode.CnodeClient;
+import dev.dtap.cache.cnode.CnodeSettings;
+import dev.dtap.cache.disk.CacheDirectory;
+import dev.dtap.cache.disk.PageFile;
+import dev.dtap.cache.disk.PageKey;
+import java.io.IOException;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The host tier of a JVM whose host runs a cache service: pages come from the service (as open
+ * files, kept in a small bounded cache so that re-reads skip the service, or as bytes); a miss is
+ * filled by this JVM only when the service grants it the lease, so JVMs missing one page at once
+ * cause one backend read. The service failing, or answering late, never fails a read: a circuit
+ * breaker sends reads to the backend (through this JVM's memory tier) until the service answers
+ * again.
+ *
+ * <p>Thread-safe.
+ */
+final class CnodeHostTier implements HostTier {
+  private static final Logger LOG = LoggerFactory.getLogger(CnodeHostTier.class);
+
+  private final CnodeSettings settings;
+  private final CacheCounters storeCounters;
+  private final CircuitBreaker breaker;
+  private final Cache<PageKey, CnodeClient.PageChannel> descriptors;
+  private final Object connectLock = new Object();
+  private final AtomicBoolean warned = new AtomicBoolean();
+  private volatile CnodeClient client;
+
+  private CnodeHostTier(CnodeSettings settings, CacheCounters storeCounters) {
+    this.settings = settings;
+    this.storeCounters = storeCounters;
+    this.breaker =
+        new CircuitBreaker(settings.breakerFailures(), settings.breakerOpen(), System::nanoTime);
+    this.descriptors =
+        Caffeine.newBuilder()
+            .maximumSize(settings.descriptors())
+            .removalListener(
+                (PageKey k, CnodeClient.PageChannel p, RemovalCause c) -> closeDescriptor(k, p))
+            .build();
+  }
+
+  /**
+   * The tier; the service is reached on first use, so a service that is down when a job starts
+   * costs nothing but reads from the backend.
+   */
+  static CnodeHostTier connect(CacheConfig config, CacheCounters storeCounters) {
+    return new CnodeHostTier(config.cnode(), storeCounters);
+  }
+
+  private void closeDescriptor(PageKey key, CnodeClient.PageChannel p) {
+    if (p == null) {
+      return;
+    }
+    try {
+      p.channel().close();
+    } catch (IOException e) {
+      // a read-only file
+    }
+    CnodeClient c = client;
+    if (c != null) {
+      c.release(key);
+    }
+  }
+
+  /** The connected client, or null while the breaker holds requests back. */
+  private CnodeClient client() {
+    CnodeClient c = client;
+    if (c != null && c.isOpen()) {
+      return c;
+    }
+    if (!breaker.allow()) {
+      return null;
+    }
+    synchronized (connectLock) {
+      c = client;
+      if (c != null && c.isOpen()) {
+        return c;
+      }
+      if (c != null) {
+        descriptors.invalidateAll();
+        c.close();
+        client = null;
+      }
+      try {
+        c = CnodeClient.connect(settings);
+      } catch (IOException e) {
+        failed(e);
+        return null;
+      }
+      client = c;
+      breaker.success();
+      if (warned.compareAndSet(true, false)) {
+        LOG.info("dtap cache: the host's cache service answers again");
+      }
+      return c;
+    }
+  }
+
+  private void failed(IOException e) {
+    breaker.failure();
+    storeCounters.cnodeFailure();
+    if (breaker.isOpen() && warned.compareAndSet(false, true)) {
+      LOG.warn(
+          "dtap cache: the host's cache service at {} fails ({}); reading without it for {} ms at"
+              + " a time until it answers",
+          settings.socket(),
+          e.toString(),
+          settings.breakerOpen().toMillis());
+    }
+  }
+
+  @Override
+  public byte[] read(PageKey key, CacheCounters stream) {
+    CnodeClient.PageChannel p = descriptors.getIfPresent(key);
+    if (p != null) {
+      byte[] data = readWhole(key, p);
+      if (data != null) {
+        stream.hitDisk(data.length);
+        return data;
+      }
+    }
+    CnodeClient.Lookup l = lookup(key, false, null);
+    return l == null ? null : pageOf(key, l, stream);
+  }
+
+  private CnodeClient.Lookup lookup(PageKey key, boolean mayFill, String owner) {
+    CnodeClient c = client();
+    if (c == null) {
+      storeCounters.cnodeFallback();
+      return null;
+    }
+    try {
+      CnodeClient.Lookup l = c.lookup(key, mayFill, owner);
+      breaker.success();
+      return l;
+    } catch (IOException e) {
+      failed(e);
+      storeCounters.cnodeFallback();
+      return null;
+    }
+  }
+
+  /** The page a lookup found, or null. */
+  private byte[] pageOf(PageKey key, CnodeClient.Lookup l, CacheCounters stream) {
+    byte[] data = l.data();
+    if (data == null && l.channel() != null) {
+      descriptors.put(key, l.channel());
+      data = readWhole(key, l.channel());
+    }
+    if (data != null) {
+      stream.hitDisk(data.length);
+    }
+    return data;
+  }
+
+  private byte[] readWhole(PageKey key, CnodeClient.PageChannel p) {
+    byte[] data = new byte[p.header().length()];
+    return readInto(key, p, 0, data, 0, data.length) ? data : null;
+  }
+
+  private boolean readInto(
+      PageKey key, CnodeClient.PageChannel p, int offset, byte[] dst, int dstOff, int len) {
+    if (offset + len > p.header().length()) {
+      return false;
+    }
+    try {
+      if (len > 0) {
+        PageFile.read(p.channel(), p.header(), offset, dst, dstOff, len);
+      }
+      return true;
+    } catch (PageFile.CorruptPageException e) {
+      storeCounters.corruptPage();
+      descriptors.invalidate(key);
+      CnodeClient c = client;
+      if (c != null) {
+        c.corrupt(key);
+      }
+      return false;
+    } catch (IOException e) {
+      // closed under us by an eviction from the descriptor cache: a miss
+      descriptors.asMap().remove(key, p);
+      return false;
+    }
+  }
+
+  @Override
+  public int read(PageKey key, int offset, byte[] dst, int dstOff, int len, CacheCounters stream) {
+    CnodeClient.PageChannel p = descriptors.getIfPresent(key);
+    if (p == null) {
+      CnodeClient.Lookup l = lookup(key, false, null);
+      if (l == null || !l.isHit()) {
+        return -1;
+      }
+      if (l.data() != null) {
+        if (offset + len > l.data().length) {
+          return -1;
+        }
+        System.arraycopy(l.data(), offset, dst, dstOff, len);
+        stream.hitDisk(len);
+        return len;
+      }
+      p = l.channel();
+      descriptors.put(key, p);
+    }
+    if (!readInto(key, p, offset, dst, dstOff, len)) {
+      return -1;
+    }
+    stream.hitDisk(len);
+    return len;
+  }
+
+  @Override
+  public byte[] load(
+      PageKey key, String owner, PageStore.Loader loader, boolean keep, CacheCounters stream)
+      throws IOException {
+    CnodeClient.PageChannel p = descriptors.getIfPresent(key);
+    if (p != null) {
+      byte[] data = readWhole(key, p);
+      if (data != null) {
+        stream.hitDisk(data.length);
+        return data;
+      }
+    }
+    CnodeClient.Lookup l = lookup(key, keep, owner);
+    if (l != null && l.isHit()) {
+      byte[] data = pageOf(key, l, stream);
+      if (data != null) {
+        return data;
+      }
+    }
+    stream.miss();
+    byte[] data;
+    try {
+      data = loader.load();
+    } catch (IOException | RuntimeException | Error e) {
+      if (l != null && l.lease() >= 0) {
+        CnodeClient c = client;
+        if (c != null) {
+          c.abortFill(l.lease(), key);
+        }
+      }
+      throw e;
+    }
+    stream.backend(data.length);
+    if (l != null && l.lease() >= 0) {
+      CnodeClient c = client;
+      if (c != null) {
+        c.fill(l.lease(), key, data);
+      }
+    }
+    return data;
+  }
+
+  @Override
+  public void keep(PageKey key, byte[] data) {
+    CnodeClient c = client();
+    if (c != null) {
+      c.offer(key, data);
+    }
+  }
+
+  @Override
+  public boolean contains(PageKey key) {
+    return descriptors.getIfPresent(key) != null;
+  }
+
+  private CnodeClient required() throws IOException {
+    CnodeClient c = client();
+    if (c == null) {
+      throw new IOException(
+          "The host's cache service at " + settings.socket() + " does not answer now");
+    }
+    return c;
+  }
+
+  @Override
+  public long sizeOnHost(PageKey key) throws IOException {
+    return required().sizeOf(key);
+  }
+
+  @Override
+  public void forget(PageKey key) throws IOException {
+    descriptors.invalidate(key);
+    required().forget(key);
+  }
+
+  @Override
+  public boolean hasRoom() {
+    CnodeClient c = client;
+    return c != null && c.room();
+  }
+
+  @Override
+  public List<CacheDirectory> directories() {
+    List<CacheDirectory> dirs = new ArrayList<>();
+    String stats;
+    try {
+      stats = required().stats();
+    } catch (IOException e) {
+      return dirs;
+    }
+    for (String line : stats.split("\n")) {
+      if (line.startsWith("dir=")) {
+        String[] f = line.substring(4).split(",", 6);
+        if (f.length == 6) {
+          dirs.add(
+              new CacheDirectory(
+                  Paths.get(f[5]),
+                  Long.parseLong(f[0]),
+                  Long.parseLong(f[1]),
+                  Long.parseLong(f[2]),
+                  Long.parseLong(f[3]),
+                  f[4].isEmpty() ? null : f[4]));
+        }
+      }
+    }
+    return dirs;
+  }
+
+  @Override
+  public Map<String, Long> serviceStatistics() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    String stats;
+    try {
+      stats = required().stats();
+    } catch (IOException e) {
+      return m;
+    }
+    for (String line : stats.split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0 && !line.startsWith("dir=") && !line.startsWith("host=")) {
+        try {
+          m.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)));
+        } catch (NumberFormatException e) {
+          // not a number: not a counter
+        }
+      }
+    }
+    return m;
+  }
+
+  @Override
+  public void flush() throws InterruptedException {
+    CnodeClient c = client;
+    if (c != null) {
+      c.flush();
+    }
+  }
+
+  @Override
+  public void clear() throws IOException {
+    descriptors.invalidateAll();
+    required().clear();
+  }
+
+  @Override
+  public void close() {
+    descriptors.invalidateAll();
+    descriptors.cleanUp();
+    CnodeClient c = client;
+    if (c != null) {
+      c.close();
+    }
+  }
+}

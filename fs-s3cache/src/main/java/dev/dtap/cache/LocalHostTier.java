@@ -1,0 +1,283 @@
+package dev.dtap.cache;
+
+import dev.dtap.cache.disk.CacheDirectory;
+import dev.dtap.cache.disk.DiskEvents;
+import dev.dtap.cache.disk.DiskIo;
+import dev.dtap.cache.disk.DiskTier;
+import dev.dtap.cache.disk.PageKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The host tier of a JVM that caches on its own: the cache directories, written in the background
+ * by one thread, read on the caller's thread, and rescanned periodically to learn what other JVMs
+ * of the host wrote or evicted. Every fault of the disk is absorbed ({@link Faults}): the disk is
+ * bypassed for a while and reads go to the backend.
+ *
+ * <p>Thread-safe.
+ */
+final class LocalHostTier implements HostTier {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalHostTier.class);
+
+  private final CacheConfig config;
+  private final Faults faults;
+  private final CacheCounters storeCounters;
+  private final DiskTier disk;
+  private final DiskIo io;
+  private final long deadlineNanos;
+  private final ThreadPoolExecutor writer;
+
+  /** Pages loaded but not yet on disk: readable while their write is queued. */
+  private final ConcurrentHashMap<PageKey, byte[]> pendingWrites = new ConcurrentHashMap<>();
+
+  /** Bytes of pages queued for the disk: their own budget, so a slow disk never stops prefetch. */
+  private final AtomicLong writesQueued = new AtomicLong();
+
+  private final Thread rescanner;
+  private volatile boolean prepared;
+
+  LocalHostTier(CacheConfig config, Faults faults, CacheCounters storeCounters, DiskIo io) {
+    this.config = config;
+    this.faults = faults;
+    this.storeCounters = storeCounters;
+    this.io = io;
+    this.deadlineNanos = config.deadline().toNanos();
+    this.disk =
+        new DiskTier(
+            config.disk(),
+            new DiskEvents() {
+              @Override
+              public void eviction() {
+                storeCounters.eviction();
+              }
+
+              @Override
+              public void corruptPage() {
+                storeCounters.corruptPage();
+              }
+            },
+            io);
+    try {
+      disk.prepare();
+      prepared = true;
+    } catch (IOException e) {
+      // fail open: memory and backend only until a later scan succeeds
+      faults.fault(Faults.classify(e), "preparing the cache directories", e);
+    }
+    this.writer = BackgroundLoads.pool("dtap-cache-write", 1);
+    long rescanMs = config.rescan().toMillis();
+    this.rescanner =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                scanDisk();
+                try {
+                  Thread.sleep(rescanMs);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "dtap-cache-scan");
+    rescanner.setDaemon(true);
+    rescanner.start(); // the first scan rebuilds the index after a restart, in the background
+  }
+
+  private void scanDisk() {
+    long start = System.nanoTime();
+    try {
+      if (!prepared) {
+        disk.prepare();
+        prepared = true;
+      }
+      disk.scan();
+    } catch (IOException | UncheckedIOException e) {
+      faults.fault(
+          Faults.classify(
+              e instanceof IOException ? (IOException) e : ((UncheckedIOException) e).getCause()),
+          "scanning the cache directories",
+          e);
+    }
+    LOG.debug(
+        "dtap cache: index rebuilt in {} ms, {} pages",
+        (System.nanoTime() - start) / 1_000_000,
+        disk.pages());
+  }
+
+  DiskTier disk() {
+    return disk;
+  }
+
+  @Override
+  public byte[] read(PageKey key, CacheCounters stream) {
+    byte[] data = pendingWrites.get(key);
+    if (data != null) {
+      stream.hitMemory(data.length);
+      return data;
+    }
+    if (!faults.diskUsable()) {
+      return null;
+    }
+    long start = io.nanoTime();
+    try {
+      data = disk.read(key);
+    } catch (IOException e) {
+      faults.fault(Faults.classify(e), "reading a cached page", e);
+      return null;
+    }
+    checkDeadline(start, "reading a cached page");
+    if (data != null) {
+      stream.hitDisk(data.length);
+    }
+    return data;
+  }
+
+  @Override
+  public int read(PageKey key, int offset, byte[] dst, int dstOff, int len, CacheCounters stream) {
+    byte[] data = pendingWrites.get(key);
+    if (data != null && offset + len <= data.length) {
+      System.arraycopy(data, offset, dst, dstOff, len);
+      stream.hitMemory(len);
+      return len;
+    }
+    if (!faults.diskUsable()) {
+      return -1;
+    }
+    long start = io.nanoTime();
+    int n;
+    try {
+      n = disk.read(key, offset, dst, dstOff, len);
+    } catch (IOException e) {
+      faults.fault(Faults.classify(e), "reading a cached page", e);
+      return -1;
+    }
+    checkDeadline(start, "reading a cached page");
+    if (n > 0) {
+      stream.hitDisk(n);
+    }
+    return n;
+  }
+
+  private void checkDeadline(long start, String what) {
+    if (io.nanoTime() - start > deadlineNanos) {
+      faults.fault(Faults.Cause.SLOW_DISK, what, null);
+    }
+  }
+
+  @Override
+  public byte[] load(
+      PageKey key, String owner, PageStore.Loader loader, boolean keep, CacheCounters stream)
+      throws IOException {
+    byte[] data = read(key, stream);
+    if (data != null) {
+      return data;
+    }
+    stream.miss();
+    data = loader.load();
+    stream.backend(data.length);
+    if (keep) {
+      keep(key, data);
+    }
+    return data;
+  }
+
+  @Override
+  public void keep(PageKey key, byte[] data) {
+    if (!faults.diskUsable()) {
+      return;
+    }
+    long size = data.length;
+    if (writesQueued.addAndGet(size) > config.prefetchMemory()
+        || pendingWrites.putIfAbsent(key, data) != null) {
+      writesQueued.addAndGet(-size);
+      if (!pendingWrites.containsKey(key)) {
+        storeCounters.writeDropped();
+      }
+      return;
+    }
+    writer.execute(
+        () -> {
+          long start = io.nanoTime();
+          try {
+            if (faults.diskUsable() && prepared) {
+              disk.write(key, data, data.length);
+              checkDeadline(start, "writing a cached page");
+            }
+          } catch (IOException e) {
+            faults.fault(Faults.classify(e), "writing a cached page", e);
+          } finally {
+            pendingWrites.remove(key);
+            writesQueued.addAndGet(-size);
+          }
+        });
+  }
+
+  @Override
+  public boolean contains(PageKey key) {
+    return pendingWrites.containsKey(key) || disk.contains(key);
+  }
+
+  @Override
+  public long sizeOnHost(PageKey key) throws IOException {
+    try {
+      return Files.size(disk.pathOf(key));
+    } catch (NoSuchFileException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void forget(PageKey key) {
+    disk.delete(key);
+  }
+
+  @Override
+  public boolean hasRoom() {
+    return disk.hasRoom();
+  }
+
+  @Override
+  public List<CacheDirectory> directories() {
+    List<CacheDirectory> result = new ArrayList<>();
+    for (Path dir : config.disk().dirs()) {
+      result.add(CacheDirectory.inspect(config.disk(), dir));
+    }
+    return result;
+  }
+
+  @Override
+  public void flush() throws InterruptedException {
+    while (!pendingWrites.isEmpty() || writer.getActiveCount() > 0) {
+      Thread.sleep(5);
+    }
+  }
+
+  @Override
+  public void clear() throws IOException, InterruptedException {
+    flush();
+    disk.clear();
+  }
+
+  @Override
+  public void close() {
+    rescanner.interrupt();
+    writer.shutdown();
+    try {
+      writer.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    disk.close();
+  }
+}

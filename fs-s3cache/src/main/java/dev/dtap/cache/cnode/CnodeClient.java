@@ -1,0 +1,503 @@
+package dev.dtap.cache.cnode;
+
+import dev.dtap.cache.disk.PageFile;
+import dev.dtap.cache.disk.PageKey;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.FileDescriptor;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A task JVM's connection to its host's cache service: lookups with short deadlines, fills handed
+ * over in the background, and the descriptors of short-circuit hits turned into readable page
+ * files. Every failure is an {@link IOException} (late answers included), which the caller treats
+ * as "read without the service".
+ *
+ * <p>Thread-safe.
+ */
+public final class CnodeClient implements Closeable {
+  private final CnodeSettings settings;
+  private final EventLoopGroup group;
+  private final ClientConnection data;
+  private final ClientConnection line;
+  private final AtomicInteger inFlight = new AtomicInteger();
+
+  private CnodeClient(
+      CnodeSettings settings, EventLoopGroup group, ClientConnection data, ClientConnection line) {
+    this.settings = settings;
+    this.group = group;
+    this.data = data;
+    this.line = line;
+    data.onOrphans(this::orphan);
+  }
+
+  /**
+   * Connects to the host's service: over its Unix domain socket with a descriptor line when native
+   * epoll is here, else over TCP to this host's port.
+   *
+   * @param settings the client settings
+   * @return the connected client
+   * @throws IOException if the service cannot be reached or authenticated within the connect
+   *     deadline
+   */
+  public static CnodeClient connect(CnodeSettings settings) throws IOException {
+    EventLoopGroup group = ClientTransport.newGroup("dtap-cnode-client");
+    try {
+      Duration timeout = settings.connectTimeout();
+      if (!ClientTransport.domainSockets()) {
+        ClientConnection c =
+            await(
+                ClientConnection.open(
+                    ClientTransport.tcp(group, timeout),
+                    new InetSocketAddress("127.0.0.1", settings.port()),
+                    settings.secret()),
+                timeout);
+        return new CnodeClient(settings, group, c, null);
+      }
+      DomainSocketAddress address = new DomainSocketAddress(settings.socket().toFile());
+      ClientConnection c =
+          await(
+              ClientConnection.open(
+                  ClientTransport.domain(group, timeout), address, settings.secret()),
+              timeout);
+      ClientConnection line = null;
+      if (settings.shortCircuit() && c.offersDescriptors()) {
+        line =
+            await(
+                ClientConnection.open(
+                    ClientTransport.domain(group, timeout), address, settings.secret()),
+                timeout);
+        Frame bound =
+            await(
+                line.call(Wire.BIND, Unpooled.buffer(8).writeLong(c.sessionId())).answer, timeout);
+        bound.release();
+        if (bound.type != Wire.BOUND) {
+          throw new IOException("the cache service refused a descriptor line");
+        }
+        line.becomeDescriptorLine(c);
+      }
+      return new CnodeClient(settings, group, c, line);
+    } catch (IOException | RuntimeException e) {
+      group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+      throw e;
+    }
+  }
+
+  private static <T> T await(CompletableFuture<T> f, Duration timeout) throws IOException {
+    try {
+      return f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for the cache service");
+    } catch (TimeoutException e) {
+      f.cancel(false);
+      throw new CnodeTimeoutException("the cache service did not answer within " + timeout);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      throw c instanceof IOException
+          ? (IOException) c
+          : new IOException("the cache service failed: " + c, c);
+    }
+  }
+
+  /** A request the service did not answer in time. */
+  public static final class CnodeTimeoutException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CnodeTimeoutException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * @return the host name the service announced
+   */
+  public String serviceHost() {
+    return data.serviceHost();
+  }
+
+  /**
+   * @return whether the service's disk had room when it last said (admission caches a first read
+   *     only then)
+   */
+  public boolean room() {
+    return data.room();
+  }
+
+  /**
+   * @return whether the connection is up
+   */
+  public boolean isOpen() {
+    return data.isOpen() && (line == null || line.isOpen());
+  }
+
+  /**
+   * Asks for a page.
+   *
+   * @param key the page
+   * @param mayFill whether this client would read and hand over a missing page
+   * @param owner the host owning the page's block when another host, else null
+   * @return a hit (an open page file or the page's bytes), a lease to fill, or a miss
+   * @throws IOException if the service fails or does not answer within the request deadline (or the
+   *     fill-wait bound, once it said it waits for another fill)
+   */
+  public Lookup lookup(PageKey key, boolean mayFill, String owner) throws IOException {
+    byte[] o = owner == null ? new byte[0] : owner.getBytes(StandardCharsets.UTF_8);
+    ByteBuf body = Unpooled.buffer(16 + 1 + 2 + o.length);
+    body.writeLong(key.hi()).writeLong(key.lo());
+    body.writeByte((line != null ? Wire.WANT_DESCRIPTOR : 0) | (mayFill ? Wire.MAY_FILL : 0));
+    body.writeShort(o.length).writeBytes(o);
+    Frame f = answer(data.call(Wire.LOOKUP, body));
+    try {
+      switch (f.type) {
+        case Wire.HIT_FD:
+          return open(key, f.body.readInt(), f.body.readLong());
+        case Wire.PAGE:
+          {
+            byte[] file = new byte[f.body.readableBytes()];
+            f.body.readBytes(file);
+            try {
+              return Lookup.bytes(PageFile.decode(file, key));
+            } catch (PageFile.CorruptPageException e) {
+              corrupt(key);
+              return Lookup.miss();
+            }
+          }
+        case Wire.LEASE:
+          {
+            long lease = f.body.readLong();
+            data.room((f.body.readUnsignedByte() & Wire.ROOM) != 0);
+            return Lookup.lease(lease);
+          }
+        case Wire.MISS:
+          data.room(f.body.isReadable() && (f.body.readUnsignedByte() & Wire.ROOM) != 0);
+          return Lookup.miss();
+        default:
+          throw new IOException("the cache service answered a lookup with type " + f.type);
+      }
+    } finally {
+      f.release();
+    }
+  }
+
+  /**
+   * The hit a descriptor brings: the page file, readable with positioned reads (the service keeps
+   * the page until {@link #release}), or, where the file cannot be reopened, its verified bytes.
+   */
+  private Lookup open(PageKey key, int sequence, long size) throws IOException {
+    FileDescriptor fd;
+    try {
+      fd = await(data.descriptor(sequence), settings.requestTimeout());
+    } catch (IOException e) {
+      data.descriptor(sequence).thenAccept(ClientConnection::closeQuietly);
+      release(key);
+      throw e;
+    }
+    FileChannel ch = Descriptors.channel(fd);
+    try {
+      if (ch == null) {
+        try {
+          byte[] file = Descriptors.readAll(fd, size);
+          return Lookup.bytes(PageFile.decode(file, key));
+        } finally {
+          ClientConnection.closeQuietly(fd);
+          release(key);
+        }
+      }
+      return Lookup.hit(new PageChannel(ch, PageFile.readHeader(ch, key, ch.size())));
+    } catch (PageFile.CorruptPageException e) {
+      closeQuietly(ch);
+      release(key);
+      corrupt(key);
+      return Lookup.miss();
+    } catch (IOException e) {
+      closeQuietly(ch);
+      release(key);
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException e) {
+        // read-only
+      }
+    }
+  }
+
+  private Frame answer(ClientConnection.Call call) throws IOException {
+    try {
+      try {
+        return await(call.answer, settings.requestTimeout());
+      } catch (CnodeTimeoutException e) {
+        if (!call.waiting) {
+          throw e;
+        }
+        // the service waits for another JVM's fill of this page: so do we, within the fill bound
+        return await(call.answer, settings.fillWait());
+      }
+    } catch (IOException e) {
+      data.abandon(call);
+      throw e;
+    }
+  }
+
+  /** An answer that came after its caller gave up: what it granted is given back. */
+  private void orphan(ClientConnection c, Frame f) {
+    ByteBuf b = f.body;
+    if (f.type == Wire.HIT_FD && b.readableBytes() >= 28) {
+      int sequence = b.readInt();
+      b.readLong();
+      PageKey key = new PageKey(b.readLong(), b.readLong());
+      data.descriptor(sequence)
+          .thenAccept(
+              fd -> {
+                ClientConnection.closeQuietly(fd);
+                release(key);
+              });
+    } else if (f.type == Wire.LEASE && b.readableBytes() >= 25) {
+      long lease = b.readLong();
+      b.readByte();
+      abortFill(lease, new PageKey(b.readLong(), b.readLong()));
+    }
+  }
+
+  /**
+   * Hands over a page this client read under a lease, in the background.
+   *
+   * @param lease the lease
+   * @param key the page
+   * @param page the page's bytes; not modified afterwards
+   */
+  public void fill(long lease, PageKey key, byte[] page) {
+    ByteBuf body =
+        Unpooled.wrappedBuffer(
+            Unpooled.buffer(24).writeLong(lease).writeLong(key.hi()).writeLong(key.lo()),
+            Unpooled.wrappedBuffer(page));
+    track(data.call(Wire.FILL, body));
+  }
+
+  /**
+   * Offers a page read without a lease (a span of pages), in the background.
+   *
+   * @param key the page
+   * @param page its bytes; not modified afterwards
+   */
+  public void offer(PageKey key, byte[] page) {
+    ByteBuf body =
+        Unpooled.wrappedBuffer(
+            Unpooled.buffer(16).writeLong(key.hi()).writeLong(key.lo()),
+            Unpooled.wrappedBuffer(page));
+    track(data.call(Wire.OFFER, body));
+  }
+
+  private void track(ClientConnection.Call call) {
+    inFlight.incrementAndGet();
+    call.answer.whenComplete(
+        (f, e) -> {
+          if (f != null) {
+            f.release();
+          }
+          inFlight.decrementAndGet();
+        });
+  }
+
+  /**
+   * Gives up a lease: the page could not be read.
+   *
+   * @param lease the lease
+   * @param key the page
+   */
+  public void abortFill(long lease, PageKey key) {
+    data.tell(
+        Wire.ABORT_FILL,
+        Unpooled.buffer(24).writeLong(lease).writeLong(key.hi()).writeLong(key.lo()));
+  }
+
+  /**
+   * Says a descriptor of this page is closed, so the service may evict it.
+   *
+   * @param key the page
+   */
+  public void release(PageKey key) {
+    if (data.isOpen()) {
+      data.tell(Wire.RELEASE, keyBody(key));
+    }
+  }
+
+  /**
+   * Reports a page that failed verification; the service deletes it.
+   *
+   * @param key the page
+   */
+  public void corrupt(PageKey key) {
+    data.tell(Wire.CORRUPT, keyBody(key));
+  }
+
+  private static ByteBuf keyBody(PageKey key) {
+    return Unpooled.buffer(16).writeLong(key.hi()).writeLong(key.lo());
+  }
+
+  /**
+   * @return the bytes the page takes on the service's disk, or -1
+   * @throws IOException if the service cannot be asked
+   */
+  public long sizeOf(PageKey key) throws IOException {
+    Frame f = answer(data.call(Wire.CONTAINS, keyBody(key)));
+    try {
+      return f.type == Wire.SIZE ? f.body.readLong() : -1;
+    } finally {
+      f.release();
+    }
+  }
+
+  /**
+   * Drops a page from the service.
+   *
+   * @throws IOException if the service cannot be asked
+   */
+  public void forget(PageKey key) throws IOException {
+    answer(data.call(Wire.FORGET, keyBody(key))).release();
+  }
+
+  /**
+   * Drops every page of the service (tests and benchmarks: a cold cache).
+   *
+   * @throws IOException if the service cannot be asked
+   */
+  public void clear() throws IOException {
+    ClientConnection.Call call = data.call(Wire.CLEAR, Unpooled.EMPTY_BUFFER);
+    await(call.answer, Duration.ofMinutes(5)).release();
+  }
+
+  /**
+   * @return the service's counters, gauges and directories as {@code name=value} lines
+   * @throws IOException if the service cannot be asked
+   */
+  public String stats() throws IOException {
+    Frame f = await(data.call(Wire.STATS, Unpooled.EMPTY_BUFFER).answer, Duration.ofSeconds(30));
+    try {
+      return f.body.toString(StandardCharsets.UTF_8);
+    } finally {
+      f.release();
+    }
+  }
+
+  /**
+   * Waits until the fills and offers sent so far are answered.
+   *
+   * @throws InterruptedException if interrupted
+   */
+  public void flush() throws InterruptedException {
+    while (inFlight.get() > 0 && data.isOpen()) {
+      Thread.sleep(2);
+    }
+  }
+
+  @Override
+  public void close() {
+    data.close();
+    if (line != null) {
+      line.close();
+    }
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  /** An open page file of the service's, with its verified header. Not thread-safe. */
+  public static final class PageChannel {
+    private final FileChannel channel;
+    private final PageFile.Header header;
+
+    PageChannel(FileChannel channel, PageFile.Header header) {
+      this.channel = channel;
+      this.header = header;
+    }
+
+    /**
+     * @return the open file (positioned reads only: it may be shared)
+     */
+    public FileChannel channel() {
+      return channel;
+    }
+
+    /**
+     * @return its verified header
+     */
+    public PageFile.Header header() {
+      return header;
+    }
+  }
+
+  /** What a lookup found. Immutable. */
+  public static final class Lookup {
+    private static final Lookup MISS = new Lookup(null, null, -1);
+    private final PageChannel channel;
+    private final byte[] data;
+    private final long lease;
+
+    private Lookup(PageChannel channel, byte[] data, long lease) {
+      this.channel = channel;
+      this.data = data;
+      this.lease = lease;
+    }
+
+    static Lookup hit(PageChannel channel) {
+      return new Lookup(channel, null, -1);
+    }
+
+    static Lookup bytes(byte[] data) {
+      return new Lookup(null, data, -1);
+    }
+
+    static Lookup lease(long lease) {
+      return new Lookup(null, null, lease);
+    }
+
+    static Lookup miss() {
+      return MISS;
+    }
+
+    /**
+     * @return the open page file of a short-circuit hit, or null
+     */
+    public PageChannel channel() {
+      return channel;
+    }
+
+    /**
+     * @return the page's bytes of a hit over the socket, or null
+     */
+    public byte[] data() {
+      return data;
+    }
+
+    /**
+     * @return the lease to fill the page under, or -1
+     */
+    public long lease() {
+      return lease;
+    }
+
+    /**
+     * @return whether the service had the page
+     */
+    public boolean isHit() {
+      return channel != null || data != null;
+    }
+  }
+}

@@ -1,0 +1,376 @@
+package dev.dtap.cache.cnode;
+
+import dev.dtap.cache.disk.PageFile;
+import dev.dtap.cache.disk.PageKey;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the service does for each request: lookups (a hit, a wait for a fill, a lease to fill, or a
+ * miss), fills and offers stored on the disk threads, peer asks and answers, and the operator's
+ * requests. Answers go back through the asking connection.
+ *
+ * <p>Thread-safe.
+ */
+final class NodeRequests {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeRequests.class);
+
+  private final CacheNode node;
+  private final FillTable fills;
+  private final ExecutorService diskPool;
+  private final PeerLinks peers;
+
+  NodeRequests(CacheNode node, FillTable fills, ExecutorService diskPool, PeerLinks peers) {
+    this.node = node;
+    this.fills = fills;
+    this.diskPool = diskPool;
+    this.peers = peers;
+  }
+
+  void dispatch(ServerConnection c, Frame f) throws ServerConnection.ProtocolException {
+    ByteBuf b = f.body;
+    switch (f.type) {
+      case Wire.BIND:
+        bind(c, f.requestId, need(b, 8).readLong());
+        break;
+      case Wire.LOOKUP:
+        {
+          PageKey key = key(b);
+          int flags = need(b, 1).readUnsignedByte();
+          String owner = text(b);
+          lookup(c, f.requestId, key, flags, owner);
+          break;
+        }
+      case Wire.FILL:
+        {
+          long lease = need(b, 8).readLong();
+          fill(c, f.requestId, lease, key(b), page(b));
+          break;
+        }
+      case Wire.ABORT_FILL:
+        {
+          long lease = need(b, 8).readLong();
+          handOff(fills.abandon(key(b), lease, c));
+          break;
+        }
+      case Wire.OFFER:
+        offer(c, f.requestId, key(b), page(b));
+        break;
+      case Wire.RELEASE:
+        c.release(key(b));
+        break;
+      case Wire.CORRUPT:
+        node.disk().corrupt(key(b));
+        break;
+      case Wire.PEER_GET:
+        peerGet(c, f.requestId, key(b));
+        break;
+      case Wire.CONTAINS:
+        contains(c, f.requestId, key(b));
+        break;
+      case Wire.FORGET:
+        node.disk().delete(key(b));
+        c.send(Wire.OK, f.requestId);
+        break;
+      case Wire.CLEAR:
+        clear(c, f.requestId);
+        break;
+      case Wire.STATS:
+        stats(c, f.requestId);
+        break;
+      default:
+        throw new ServerConnection.ProtocolException("unexpected frame type " + f.type);
+    }
+  }
+
+  private static ByteBuf need(ByteBuf b, int bytes) throws ServerConnection.ProtocolException {
+    if (b.readableBytes() < bytes) {
+      throw new ServerConnection.ProtocolException("a short request");
+    }
+    return b;
+  }
+
+  private static PageKey key(ByteBuf b) throws ServerConnection.ProtocolException {
+    need(b, 16);
+    return new PageKey(b.readLong(), b.readLong());
+  }
+
+  private static String text(ByteBuf b) throws ServerConnection.ProtocolException {
+    int n = need(b, 2).readUnsignedShort();
+    return need(b, n).readCharSequence(n, StandardCharsets.UTF_8).toString();
+  }
+
+  private static byte[] page(ByteBuf b) throws ServerConnection.ProtocolException {
+    int n = b.readableBytes();
+    if (n > PageFile.MAX_PAGE) {
+      throw new ServerConnection.ProtocolException("a page of " + n + " bytes");
+    }
+    byte[] data = new byte[n];
+    b.readBytes(data);
+    return data;
+  }
+
+  private void bind(ServerConnection c, long requestId, long session) {
+    ServerConnection data = node.session(session);
+    if (data == null || data == c || !node.passesDescriptors()) {
+      c.send(Wire.REFUSED, requestId);
+      return;
+    }
+    c.bindTo(data);
+    c.send(Wire.BOUND, requestId);
+  }
+
+  private void lookup(ServerConnection c, long id, PageKey key, int flags, String owner) {
+    NodeMetrics m = node.metrics();
+    m.lookups.increment();
+    boolean wantFd = (flags & Wire.WANT_DESCRIPTOR) != 0;
+    if (c.deliver(id, key, wantFd)) {
+      m.hits.increment();
+      return;
+    }
+    m.misses.increment();
+    boolean peerPossible =
+        !owner.isEmpty() && !owner.equals(node.settings().host()) && peers.enabled();
+    FillTable.Waiter w = new FillTable.Waiter(c, id, wantFd);
+    switch (fills.miss(w, key, node.disk()::contains, (flags & Wire.MAY_FILL) != 0, peerPossible)) {
+      case PRESENT:
+        if (!c.deliver(id, key, wantFd)) {
+          c.sendFlagged(Wire.MISS, id);
+        }
+        break;
+      case WAIT:
+        m.fillWaits.increment();
+        await(w, key);
+        break;
+      case ASK_PEER:
+        m.fillWaits.increment();
+        await(w, key);
+        askPeer(owner, key);
+        break;
+      case LEASE:
+        m.leases.increment();
+        lease(c, id, key, fills.leaseOf(key, c));
+        break;
+      default:
+        c.sendFlagged(Wire.MISS, id);
+    }
+  }
+
+  private void await(FillTable.Waiter w, PageKey key) {
+    w.connection.send(Wire.WAITING, w.requestId);
+    w.timeout =
+        w.connection
+            .channel()
+            .eventLoop()
+            .schedule(
+                () -> {
+                  if (fills.expire(key, w)) {
+                    node.metrics().fillTimeouts.increment();
+                    w.connection.sendFlagged(Wire.MISS, w.requestId);
+                  }
+                },
+                node.settings().fillWait().toMillis(),
+                TimeUnit.MILLISECONDS);
+  }
+
+  private void lease(ServerConnection c, long requestId, PageKey key, long lease) {
+    c.sendLease(requestId, lease, key);
+    c.channel()
+        .eventLoop()
+        .schedule(
+            () -> handOff(fills.abandon(key, lease, c)),
+            node.settings().fillLease().toMillis(),
+            TimeUnit.MILLISECONDS);
+  }
+
+  private void handOff(FillTable.Handoff h) {
+    if (h == null) {
+      return;
+    }
+    if (h.to.timeout != null) {
+      h.to.timeout.cancel(false);
+    }
+    node.metrics().leases.increment();
+    lease(h.to.connection, h.to.requestId, h.key, h.lease);
+  }
+
+  private void askPeer(String owner, PageKey key) {
+    node.metrics().peerAsked.increment();
+    peers
+        .get(owner, key)
+        .whenComplete(
+            (file, error) -> {
+              byte[] data = null;
+              if (file != null) {
+                try {
+                  data = PageFile.decode(file, key);
+                } catch (PageFile.CorruptPageException e) {
+                  LOG.debug("dtap cnode: a peer's page failed verification");
+                }
+              }
+              if (data != null && fills.claim(key, 0, null)) {
+                node.metrics().peerHits.increment();
+                store(key, data, null, 0);
+              } else {
+                // the peer has no page (or is away): a waiter reads the backend
+                handOff(fills.abandon(key, 0, null));
+              }
+            });
+  }
+
+  private void fill(ServerConnection c, long id, long lease, PageKey key, byte[] data) {
+    if (!fills.claim(key, lease, c)) {
+      c.send(Wire.REFUSED, id);
+      return;
+    }
+    store(key, data, c, id);
+  }
+
+  /** Writes a page on a disk thread, then answers the filler and everyone waiting for it. */
+  private void store(PageKey key, byte[] data, ServerConnection filler, long id) {
+    try {
+      diskPool.execute(
+          () -> {
+            try {
+              node.disk().write(key, data, data.length);
+            } catch (IOException | RuntimeException e) {
+              LOG.warn("dtap cnode: cannot store a page: {}", e.toString());
+              if (filler != null) {
+                filler.send(Wire.REFUSED, id);
+              }
+              handOff(fills.storeFailed(key));
+              return;
+            }
+            node.metrics().fills.increment();
+            node.metrics().bytesFilled.add(data.length);
+            if (filler != null) {
+              filler.send(Wire.OK, id);
+            }
+            answerWaiters(fills.complete(key), key);
+          });
+    } catch (RejectedExecutionException e) {
+      // stopping
+      if (filler != null) {
+        filler.send(Wire.REFUSED, id);
+      }
+    }
+  }
+
+  private void answerWaiters(List<FillTable.Waiter> waiters, PageKey key) {
+    for (FillTable.Waiter w : waiters) {
+      if (w.timeout != null) {
+        w.timeout.cancel(false);
+      }
+      if (w.connection.deliver(w.requestId, key, w.wantDescriptor)) {
+        node.metrics().hits.increment();
+      } else {
+        w.connection.sendFlagged(Wire.MISS, w.requestId);
+      }
+    }
+  }
+
+  private void offer(ServerConnection c, long id, PageKey key, byte[] data) {
+    if (node.disk().contains(key) || fills.filling(key)) {
+      c.send(Wire.OK, id);
+      return;
+    }
+    try {
+      diskPool.execute(
+          () -> {
+            try {
+              if (!fills.filling(key)) {
+                node.disk().write(key, data, data.length);
+                node.metrics().bytesFilled.add(data.length);
+              }
+            } catch (IOException | RuntimeException e) {
+              LOG.debug("dtap cnode: cannot store an offered page: {}", e.toString());
+            }
+            c.send(Wire.OK, id);
+          });
+    } catch (RejectedExecutionException e) {
+      c.send(Wire.OK, id);
+    }
+  }
+
+  private void peerGet(ServerConnection c, long id, PageKey key) {
+    byte[] file;
+    try {
+      file = Files.readAllBytes(node.disk().pathOf(key));
+    } catch (NoSuchFileException e) {
+      c.send(Wire.NOT_FOUND, id);
+      return;
+    } catch (IOException e) {
+      c.send(Wire.NOT_FOUND, id);
+      return;
+    }
+    node.metrics().peerServed.increment();
+    node.metrics().bytesServed.add(file.length);
+    c.send(new Frame(Wire.PAGE, id, Unpooled.wrappedBuffer(file)));
+  }
+
+  private void contains(ServerConnection c, long id, PageKey key) {
+    long size;
+    try {
+      size = Files.size(node.disk().pathOf(key));
+    } catch (IOException e) {
+      size = -1;
+    }
+    c.send(new Frame(Wire.SIZE, id, Unpooled.buffer(8).writeLong(size)));
+  }
+
+  private void clear(ServerConnection c, long id) {
+    diskPool.execute(
+        () -> {
+          try {
+            node.disk().clear();
+          } catch (IOException e) {
+            LOG.warn("dtap cnode: cannot clear the cache: {}", e.toString());
+          }
+          c.send(Wire.OK, id);
+        });
+  }
+
+  private void stats(ServerConnection c, long id) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("host=").append(node.settings().host()).append('\n');
+    for (Map.Entry<String, Long> e : node.metrics().snapshot().entrySet()) {
+      sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+    }
+    for (java.nio.file.Path dir : node.disk().settings().dirs()) {
+      dev.dtap.cache.disk.CacheDirectory d =
+          dev.dtap.cache.disk.CacheDirectory.inspect(node.disk().settings(), dir);
+      sb.append("dir=")
+          .append(d.pages())
+          .append(',')
+          .append(d.bytes())
+          .append(',')
+          .append(d.quotaBytes())
+          .append(',')
+          .append(d.usableBytes())
+          .append(',')
+          .append(d.problem() == null ? "" : d.problem())
+          .append(',')
+          .append(dir)
+          .append('\n');
+    }
+    byte[] text = sb.toString().getBytes(StandardCharsets.UTF_8);
+    c.send(new Frame(Wire.STATS_REPLY, id, Unpooled.wrappedBuffer(text)));
+  }
+
+  void closed(ServerConnection c) {
+    for (FillTable.Handoff h : fills.closed(c)) {
+      handOff(h);
+    }
+  }
+}

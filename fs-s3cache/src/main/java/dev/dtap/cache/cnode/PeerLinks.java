@@ -1,0 +1,105 @@
+package dev.dtap.cache.cnode;
+
+import dev.dtap.cache.disk.PageKey;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The service's connections to its peers, one per peer host, made on first use and dropped when
+ * they fail: a page missing here is asked of the service of the host that owns its block.
+ *
+ * <p>Thread-safe.
+ */
+final class PeerLinks {
+  private final CnodeSettings settings;
+  private final Bootstrap bootstrap;
+  private final Map<String, CompletableFuture<ClientConnection>> links = new ConcurrentHashMap<>();
+
+  PeerLinks(CnodeSettings settings, EventLoopGroup group) {
+    this.settings = settings;
+    this.bootstrap = ClientTransport.tcp(group, settings.peerTimeout());
+  }
+
+  /**
+   * @return whether peers are asked at all
+   */
+  boolean enabled() {
+    return true;
+  }
+
+  /**
+   * Asks a peer for a page.
+   *
+   * @param host the owning host
+   * @param key the page
+   * @return the page file's bytes, or null when the peer does not have it; completes exceptionally
+   *     when the peer cannot be reached or does not answer in time
+   */
+  CompletableFuture<byte[]> get(String host, PageKey key) {
+    CompletableFuture<ClientConnection> link =
+        links.compute(
+            host,
+            (h, existing) ->
+                existing != null
+                        && (!existing.isDone()
+                            || (!existing.isCompletedExceptionally() && existing.join().isOpen()))
+                    ? existing
+                    : connect(h));
+    CompletableFuture<byte[]> result = new CompletableFuture<>();
+    link.whenComplete(
+        (c, error) -> {
+          if (error != null) {
+            links.remove(host, link);
+            result.completeExceptionally(error);
+            return;
+          }
+          ByteBuf body = Unpooled.buffer(16).writeLong(key.hi()).writeLong(key.lo());
+          ClientConnection.Call call = c.call(Wire.PEER_GET, body);
+          call.answer.whenComplete(
+              (f, e) -> {
+                if (e != null) {
+                  links.remove(host, link);
+                  result.completeExceptionally(e);
+                } else {
+                  try {
+                    if (f.type == Wire.PAGE) {
+                      byte[] file = new byte[f.body.readableBytes()];
+                      f.body.readBytes(file);
+                      result.complete(file);
+                    } else {
+                      result.complete(null);
+                    }
+                  } finally {
+                    f.release();
+                  }
+                }
+              });
+          c.channel()
+              .eventLoop()
+              .schedule(
+                  () -> {
+                    if (!call.answer.isDone()) {
+                      c.abandon(call);
+                      result.completeExceptionally(new IOException("the peer did not answer"));
+                    }
+                  },
+                  settings.peerTimeout().toMillis(),
+                  TimeUnit.MILLISECONDS);
+        });
+    return result;
+  }
+
+  private CompletableFuture<ClientConnection> connect(String host) {
+    InetSocketAddress a = settings.peerAddress(host);
+    return ClientConnection.open(
+        bootstrap, new InetSocketAddress(a.getHostString(), a.getPort()), settings.secret());
+  }
+}

@@ -1,0 +1,204 @@
+package dev.dtap.cache.cnode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dtap.cache.disk.PageFile;
+import dev.dtap.cache.disk.PageKey;
+import dev.dtap.fs.testing.Await;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** One service in this JVM and clients over its real Unix domain socket. */
+class TestCacheNode {
+  private CnodeTestSupport support;
+  private CacheNode node;
+  private final List<CnodeClient> clients = new ArrayList<>();
+  private final byte[] page = new byte[300_000];
+  private final PageKey key = new PageKey(0x1234, 0x5678);
+
+  @BeforeEach
+  void setUp() throws IOException {
+    new Random(3).nextBytes(page);
+    support = new CnodeTestSupport("tcn");
+    node = support.start();
+  }
+
+  @AfterEach
+  void tearDown() {
+    clients.forEach(CnodeClient::close);
+    if (node != null) {
+      node.close();
+    }
+  }
+
+  private CnodeClient client() throws IOException {
+    CnodeClient c = support.client();
+    clients.add(c);
+    return c;
+  }
+
+  private CnodeClient client(Configuration overrides) throws IOException {
+    CnodeClient c = support.client(overrides);
+    clients.add(c);
+    return c;
+  }
+
+  private static byte[] read(CnodeClient.Lookup l) throws IOException {
+    if (l.data() != null) {
+      return l.data();
+    }
+    CnodeClient.PageChannel p = l.channel();
+    byte[] data = new byte[p.header().length()];
+    PageFile.read(p.channel(), p.header(), 0, data, 0, data.length);
+    p.channel().close();
+    return data;
+  }
+
+  private long stat(String name) {
+    return node.stats().get(name);
+  }
+
+  @Test
+  void aLeaseHolderFillsAndTheNextClientReadsTheFileItself() throws Exception {
+    CnodeClient a = client();
+    assertThat(a.serviceHost()).isEqualTo("tcn-host");
+    CnodeClient.Lookup first = a.lookup(key, true, null);
+    assertThat(first.isHit()).isFalse();
+    assertThat(first.lease()).isPositive();
+    a.fill(first.lease(), key, page);
+    a.flush();
+
+    CnodeClient b = client();
+    CnodeClient.Lookup hit = b.lookup(key, true, null);
+    assertThat(hit.channel()).as("a short-circuit hit: an open file").isNotNull();
+    assertThat(read(hit)).isEqualTo(page);
+    b.release(key);
+    assertThat(stat("cnode_fills")).isEqualTo(1);
+    assertThat(stat("cnode_short_circuit_grants")).isEqualTo(1);
+    assertThat(stat("cnode_hits")).isEqualTo(1);
+    assertThat(stat("cnode_pages")).isEqualTo(1);
+  }
+
+  @Test
+  void clientsMissingOnePageAtOnceCauseOneFill() throws Exception {
+    int n = 6;
+    List<CnodeClient> cs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      cs.add(client());
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      List<Future<byte[]>> results = new ArrayList<>();
+      for (CnodeClient c : cs) {
+        Callable<byte[]> read =
+            () -> {
+              CnodeClient.Lookup l = c.lookup(key, true, null);
+              if (l.isHit()) {
+                return read(l);
+              }
+              assertThat(l.lease()).as("a lease, never a plain miss").isPositive();
+              c.fill(l.lease(), key, page); // this client "read the backend"
+              return page;
+            };
+        results.add(pool.submit(read));
+      }
+      for (Future<byte[]> r : results) {
+        assertThat(r.get()).isEqualTo(page);
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(stat("cnode_fills")).as("one backend read for %d clients", n).isEqualTo(1);
+    assertThat(stat("cnode_fill_leases")).isEqualTo(1);
+  }
+
+  @Test
+  void aLeaseHolderThatDisconnectsHandsTheFillToAWaiter() throws Exception {
+    CnodeClient a = client();
+    CnodeClient.Lookup lease = a.lookup(key, true, null);
+    assertThat(lease.lease()).isPositive();
+    CnodeClient b = client();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<CnodeClient.Lookup> waiting = pool.submit(() -> b.lookup(key, true, null));
+      Await.until(
+          "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
+      a.close(); // dies without filling
+      CnodeClient.Lookup handed = waiting.get();
+      assertThat(handed.lease()).as("the lease passed to the waiter").isPositive();
+      b.fill(handed.lease(), key, page);
+      b.flush();
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(read(client().lookup(key, false, null))).isEqualTo(page);
+  }
+
+  @Test
+  void withoutShortCircuitThePageTravelsAsBytes() throws Exception {
+    CnodeClient a = client();
+    a.fill(a.lookup(key, true, null).lease(), key, page);
+    a.flush();
+    Configuration bytes = new Configuration(false);
+    bytes.set(CnodeKeys.SHORT_CIRCUIT.name(), "false");
+    CnodeClient.Lookup hit = client(bytes).lookup(key, false, null);
+    assertThat(hit.channel()).isNull();
+    assertThat(hit.data()).isEqualTo(page);
+    assertThat(stat("cnode_short_circuit_grants")).isZero();
+  }
+
+  @Test
+  void aMissWithoutLeaveToFillIsAPlainMiss() throws Exception {
+    CnodeClient.Lookup l = client().lookup(key, false, null);
+    assertThat(l.isHit()).isFalse();
+    assertThat(l.lease()).isNegative();
+  }
+
+  @Test
+  void aClientWithTheWrongSecretIsRefusedAndCounted() throws Exception {
+    Configuration wrong = new Configuration(false);
+    wrong.set(CnodeKeys.SECRET.name(), "not-the-cluster-secret-at-all");
+    assertThatThrownBy(() -> support.client(wrong))
+        .isInstanceOf(IOException.class)
+        .hasMessageNotContaining(CnodeTestSupport.SECRET);
+    Await.until(
+        "the refusal is counted", Duration.ofSeconds(30), () -> stat("cnode_auth_failures") >= 1);
+    // the service still serves
+    assertThat(client().lookup(key, false, null).isHit()).isFalse();
+  }
+
+  @Test
+  void pagesSurviveARestart() throws Exception {
+    CnodeClient a = client();
+    a.fill(a.lookup(key, true, null).lease(), key, page);
+    a.flush();
+    a.close();
+    node.close();
+    node = support.start();
+    assertThat(stat("cnode_pages")).isEqualTo(1);
+    assertThat(read(client().lookup(key, false, null))).isEqualTo(page);
+  }
+
+  @Test
+  void theServiceRefusesToStartWithoutASecretNamingTheKey() {
+    Configuration c = new Configuration(support.conf);
+    c.unset(CnodeKeys.SECRET.name());
+    assertThatThrownBy(() -> CacheNode.start(c))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(CnodeKeys.SECRET.name());
+    c.set(CnodeKeys.SECRET.name(), "short");
+    assertThatThrownBy(() -> CacheNode.start(c)).hasMessageContaining("too short");
+  }
+}
