@@ -64,6 +64,19 @@ final class FillTable {
     long lease;
     final List<Waiter> waiters = new ArrayList<>();
     boolean storing;
+    String owner; // the owning peer, asked first; it gets the page a client fills
+    boolean fromOwner;
+  }
+
+  /** A fill that ended with its page on disk. */
+  static final class Done {
+    final List<Waiter> waiters;
+    final String forwardTo;
+
+    Done(List<Waiter> waiters, String forwardTo) {
+      this.waiters = waiters;
+      this.forwardTo = forwardTo;
+    }
   }
 
   private final Map<PageKey, Fill> fills = new HashMap<>();
@@ -76,15 +89,11 @@ final class FillTable {
    * @param key the page
    * @param onDisk whether the page is on disk now (checked under the lock, against a racing fill)
    * @param mayFill whether the client may fill it
-   * @param peerPossible whether an owning peer may have it
+   * @param owner the peer that owns the page's block, to ask first, or null
    * @return the outcome; for {@link Outcome#LEASE} read the lease with {@link #leaseOf}
    */
   synchronized Outcome miss(
-      Waiter waiter,
-      PageKey key,
-      Predicate<PageKey> onDisk,
-      boolean mayFill,
-      boolean peerPossible) {
+      Waiter waiter, PageKey key, Predicate<PageKey> onDisk, boolean mayFill, String owner) {
     Fill f = fills.get(key);
     if (f != null) {
       f.waiters.add(waiter);
@@ -93,8 +102,9 @@ final class FillTable {
     if (onDisk.test(key)) {
       return Outcome.PRESENT;
     }
-    if (peerPossible) {
+    if (owner != null) {
       f = new Fill();
+      f.owner = owner;
       f.waiters.add(waiter);
       fills.put(key, f);
       return Outcome.ASK_PEER;
@@ -129,17 +139,21 @@ final class FillTable {
       return false;
     }
     f.storing = true;
+    f.fromOwner = holder == null;
     return true;
   }
 
   /**
    * Ends a fill whose page is now on disk.
    *
-   * @return the requests waiting for it, to answer
+   * @return the requests waiting for it, to answer, and the owning peer to hand the page to when it
+   *     came from a client (so that the owner, which tasks of the block are placed on, has it)
    */
-  synchronized List<Waiter> complete(PageKey key) {
+  synchronized Done complete(PageKey key) {
     Fill f = fills.remove(key);
-    return f == null ? new ArrayList<>() : f.waiters;
+    return f == null
+        ? new Done(new ArrayList<>(), null)
+        : new Done(f.waiters, f.fromOwner ? null : f.owner);
   }
 
   /**

@@ -140,10 +140,9 @@ final class NodeRequests {
       return;
     }
     m.misses.increment();
-    boolean peerPossible =
-        !owner.isEmpty() && !owner.equals(node.settings().host()) && peers.enabled();
+    String peer = owner.isEmpty() || owner.equals(node.settings().host()) ? null : owner;
     FillTable.Waiter w = new FillTable.Waiter(c, id, wantFd);
-    switch (fills.miss(w, key, node.disk()::contains, (flags & Wire.MAY_FILL) != 0, peerPossible)) {
+    switch (fills.miss(w, key, node.disk()::contains, (flags & Wire.MAY_FILL) != 0, peer)) {
       case PRESENT:
         if (!c.deliver(id, key, wantFd)) {
           c.sendFlagged(Wire.MISS, id);
@@ -257,7 +256,12 @@ final class NodeRequests {
             if (filler != null) {
               filler.send(Wire.OK, id);
             }
-            answerWaiters(fills.complete(key), key);
+            FillTable.Done done = fills.complete(key);
+            answerWaiters(done.waiters, key);
+            if (done.forwardTo != null) {
+              // a block cached anywhere is read from the store once: its owner keeps it too
+              peers.offer(done.forwardTo, key, data);
+            }
           });
     } catch (RejectedExecutionException e) {
       // stopping

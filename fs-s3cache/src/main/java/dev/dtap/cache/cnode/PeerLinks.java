@@ -29,13 +29,6 @@ final class PeerLinks {
   }
 
   /**
-   * @return whether peers are asked at all
-   */
-  boolean enabled() {
-    return true;
-  }
-
-  /**
    * Asks a peer for a page.
    *
    * @param host the owning host
@@ -44,15 +37,7 @@ final class PeerLinks {
    *     when the peer cannot be reached or does not answer in time
    */
   CompletableFuture<byte[]> get(String host, PageKey key) {
-    CompletableFuture<ClientConnection> link =
-        links.compute(
-            host,
-            (h, existing) ->
-                existing != null
-                        && (!existing.isDone()
-                            || (!existing.isCompletedExceptionally() && existing.join().isOpen()))
-                    ? existing
-                    : connect(h));
+    CompletableFuture<ClientConnection> link = link(host);
     CompletableFuture<byte[]> result = new CompletableFuture<>();
     link.whenComplete(
         (c, error) -> {
@@ -95,6 +80,54 @@ final class PeerLinks {
                   TimeUnit.MILLISECONDS);
         });
     return result;
+  }
+
+  /**
+   * Hands a page to a peer, which keeps it unless it has it already; failures are ignored (the peer
+   * reads the backend when its tasks need the page).
+   *
+   * @param host the owning host
+   * @param key the page
+   * @param data the page's bytes
+   */
+  void offer(String host, PageKey key, byte[] data) {
+    link(host)
+        .whenComplete(
+            (c, error) -> {
+              if (c != null) {
+                ByteBuf body =
+                    Unpooled.wrappedBuffer(
+                        Unpooled.buffer(16).writeLong(key.hi()).writeLong(key.lo()),
+                        Unpooled.wrappedBuffer(data));
+                c.call(Wire.OFFER, body)
+                    .answer
+                    .whenComplete(
+                        (f, e) -> {
+                          if (f != null) {
+                            f.release();
+                          }
+                        });
+              }
+            });
+  }
+
+  private CompletableFuture<ClientConnection> link(String host) {
+    CompletableFuture<ClientConnection> link =
+        links.compute(
+            host,
+            (h, existing) ->
+                existing != null
+                        && (!existing.isDone()
+                            || (!existing.isCompletedExceptionally() && existing.join().isOpen()))
+                    ? existing
+                    : connect(h));
+    link.whenComplete(
+        (c, e) -> {
+          if (e != null) {
+            links.remove(host, link);
+          }
+        });
+    return link;
   }
 
   private CompletableFuture<ClientConnection> connect(String host) {

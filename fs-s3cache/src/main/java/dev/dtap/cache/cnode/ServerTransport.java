@@ -77,8 +77,18 @@ final class ServerTransport {
     if (epoll) {
       Path socket = s.socket();
       Files.createDirectories(socket.getParent());
-      // a socket file left by a service that died: nothing listens on it any more
-      Files.deleteIfExists(socket);
+      if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+        if (listening(socket)) {
+          throw new IOException(
+              "Another cache service listens on "
+                  + socket
+                  + " ("
+                  + CnodeKeys.SOCKET.name()
+                  + "): one per host");
+        }
+        // left by a service that died: nothing listens on it any more
+        Files.delete(socket);
+      }
       domain = bind(EpollServerDomainSocketChannel.class, new DomainSocketAddress(socket.toFile()));
       secureSocketFile(socket, s.socketGroup());
     }
@@ -86,6 +96,21 @@ final class ServerTransport {
         bind(
             epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class,
             new InetSocketAddress(s.bindHost(), s.port()));
+  }
+
+  private boolean listening(Path socket) {
+    try {
+      Channel probe =
+          ClientTransport.domain(group, java.time.Duration.ofSeconds(2))
+              .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
+              .connect(new DomainSocketAddress(socket.toFile()))
+              .sync()
+              .channel();
+      probe.close();
+      return true;
+    } catch (Exception e) {
+      return false;
+    }
   }
 
   private Channel bind(Class<? extends io.netty.channel.ServerChannel> type, Object address)

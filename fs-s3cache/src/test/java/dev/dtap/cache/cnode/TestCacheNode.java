@@ -179,6 +179,63 @@ class TestCacheNode {
     assertThat(client().lookup(key, false, null).isHit()).isFalse();
   }
 
+  /** Writes bytes to a connection and reads until the service closes it. */
+  private static void sendAndDrain(java.net.Socket s, byte[] bytes) throws IOException {
+    s.setSoTimeout(60_000);
+    try {
+      s.getOutputStream().write(bytes);
+      s.shutdownOutput();
+      java.io.InputStream in = s.getInputStream();
+      byte[] sink = new byte[4096];
+      while (in.read(sink) >= 0) {
+        // the service's HELLO, then nothing: the connection ends
+      }
+    } catch (java.net.SocketException e) {
+      // reset: the service closed it with our bytes unread, as it should
+    }
+  }
+
+  @Test
+  void garbageAndUnauthenticatedFramesAreRefusedAndLeaveNothingBehind() throws Exception {
+    Random r = new Random(17);
+    for (int i = 0; i < 300; i++) {
+      byte[] junk = new byte[1 + r.nextInt(3000)];
+      r.nextBytes(junk);
+      if (i % 3 == 0 && junk.length > 4) {
+        // a plausible length, so that the junk reaches the frame decoder
+        int len = Math.min(junk.length - 4, r.nextInt(64));
+        junk[0] = 0;
+        junk[1] = 0;
+        junk[2] = 0;
+        junk[3] = (byte) len;
+      }
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", node.port())) {
+        sendAndDrain(s, junk);
+      }
+    }
+    long authFailures = stat("cnode_auth_failures");
+    // a well-formed lookup that skips the handshake
+    java.nio.ByteBuffer lookup = java.nio.ByteBuffer.allocate(4 + 9 + 19 + 16);
+    lookup.putInt(9 + 19 + 16).put(Wire.LOOKUP).putLong(1).putLong(1).putLong(2).put((byte) 2);
+    lookup.putShort((short) 0);
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", node.port())) {
+      sendAndDrain(s, lookup.array());
+    }
+    Await.until(
+        "the unauthenticated lookup is counted",
+        Duration.ofSeconds(30),
+        () -> stat("cnode_auth_failures") == authFailures + 1);
+    Await.until(
+        "every connection is gone", Duration.ofSeconds(30), () -> stat("cnode_sessions") == 0);
+    assertThat(stat("cnode_lookups")).as("nothing was looked up").isZero();
+    assertThat(stat("cnode_connections")).isEqualTo(301);
+    // and the service still serves
+    CnodeClient a = client();
+    a.fill(a.lookup(key, true, null).lease(), key, page);
+    a.flush();
+    assertThat(read(client().lookup(key, false, null))).isEqualTo(page);
+  }
+
   @Test
   void pagesSurviveARestart() throws Exception {
     CnodeClient a = client();

@@ -13,7 +13,7 @@ class TestFillTable {
   private final ServerConnection c = new ServerConnection(null, true);
 
   private FillTable.Outcome miss(ServerConnection who, long id) {
-    return fills.miss(new FillTable.Waiter(who, id, true), key, k -> false, true, false);
+    return fills.miss(new FillTable.Waiter(who, id, true), key, k -> false, true, null);
   }
 
   @Test
@@ -26,7 +26,9 @@ class TestFillTable {
     assertThat(fills.claim(key, lease, b)).as("another's lease").isFalse();
     assertThat(fills.claim(key, lease + 1, a)).as("a stale lease").isFalse();
     assertThat(fills.claim(key, lease, a)).isTrue();
-    assertThat(fills.complete(key)).extracting(w -> w.requestId).containsExactly(2L, 3L);
+    FillTable.Done done = fills.complete(key);
+    assertThat(done.waiters).extracting(w -> w.requestId).containsExactly(2L, 3L);
+    assertThat(done.forwardTo).isNull();
     assertThat(fills.filling(key)).isFalse();
   }
 
@@ -60,23 +62,28 @@ class TestFillTable {
   @Test
   void aPeerIsAskedFirstAndItsMissLeasesToTheWaiter() {
     FillTable.Waiter w = new FillTable.Waiter(a, 1, true);
-    assertThat(fills.miss(w, key, k -> false, true, true)).isEqualTo(FillTable.Outcome.ASK_PEER);
+    assertThat(fills.miss(w, key, k -> false, true, "owner-host"))
+        .isEqualTo(FillTable.Outcome.ASK_PEER);
     assertThat(miss(b, 2)).isEqualTo(FillTable.Outcome.WAIT);
     FillTable.Handoff h = fills.abandon(key, 0, null);
     assertThat(h.to).isSameAs(w);
+    assertThat(fills.claim(key, h.lease, a)).isTrue();
+    assertThat(fills.complete(key).forwardTo)
+        .as("the owner gets what a client filled")
+        .isEqualTo("owner-host");
   }
 
   @Test
   void aPageThatLandedMeanwhileIsPresentAndAWaiterThatTimedOutIsRemoved() {
-    assertThat(fills.miss(new FillTable.Waiter(a, 1, true), key, k -> true, true, false))
+    assertThat(fills.miss(new FillTable.Waiter(a, 1, true), key, k -> true, true, null))
         .isEqualTo(FillTable.Outcome.PRESENT);
-    assertThat(fills.miss(new FillTable.Waiter(a, 1, true), key, k -> false, false, false))
+    assertThat(fills.miss(new FillTable.Waiter(a, 1, true), key, k -> false, false, null))
         .isEqualTo(FillTable.Outcome.MISS);
     miss(a, 1);
     FillTable.Waiter w = new FillTable.Waiter(b, 2, true);
-    fills.miss(w, key, k -> false, true, false);
+    fills.miss(w, key, k -> false, true, null);
     assertThat(fills.expire(key, w)).isTrue();
     assertThat(fills.expire(key, w)).isFalse();
-    assertThat(fills.complete(key)).isEmpty();
+    assertThat(fills.complete(key).waiters).isEmpty();
   }
 }
