@@ -68,8 +68,10 @@ final class DoctorCommand implements Command {
     Report report = new Report();
     Report.Table table = report.table("checks", "tap", "check", "status", "detail");
     table.row("-", "hadoop", "OK", VersionInfo.getVersion());
-    table.row("-", "cnode", "SKIP", "the per-host cache service is not part of this version");
-    boolean failed = false;
+    String[] cnode =
+        CnodeCheck.check(in.conf(), Duration.ofSeconds(Math.min(10, timeout.getSeconds())));
+    table.row("-", "cnode", cnode[0], cnode[1]);
+    boolean failed = cnode[0].equals("FAIL");
     if (names.isEmpty()) {
       table.row(
           "-",

@@ -74,9 +74,25 @@ class TestToolCommands {
   }
 
   @Test
-  void cnodeSaysItIsNotInThisVersion() throws Exception {
+  void cnodeWithoutASocketSaysWhichKeyToSet() throws Exception {
     assertThat(tool.run(LocalTaps.newConf(), "cnode")).isEqualTo(1);
-    assertThat(tool.err()).contains("not part of dtap");
+    assertThat(tool.err()).contains("fs.dtap.cnode.socket");
+  }
+
+  @Test
+  void doctorFailsACacheServiceThatDoesNotAnswer() throws Exception {
+    File root = LocalTaps.newDir("doctor-cnode");
+    Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "good", root);
+    conf.set("fs.dtap.cnode.socket", new File(root, "no-service.sock").getAbsolutePath());
+    conf.set("fs.dtap.cnode.secret", Canary.secret("cnode-doctor"));
+    assertThat(tool.run(conf, "doctor", "--json")).isEqualTo(1);
+    assertThat(status(tool.json().get("checks"), "-", "cnode")).isEqualTo("FAIL");
+    assertThat(tool.out())
+        .contains("no-service.sock")
+        .doesNotContain(Canary.secret("cnode-doctor"));
+    conf.unset("fs.dtap.cnode.secret");
+    assertThat(tool.run(conf, "doctor")).isEqualTo(1);
+    assertThat(tool.out()).contains("fs.dtap.cnode.secret is required");
   }
 
   @Test

@@ -36,6 +36,8 @@ final class NodeMetrics implements MetricsSource {
   final LongAdder peerServed = new LongAdder();
   final LongAdder peerAsked = new LongAdder();
   final LongAdder peerHits = new LongAdder();
+  final LongAdder peerOffersSent = new LongAdder();
+  final LongAdder offers = new LongAdder();
   final LongAdder authFailures = new LongAdder();
   final LongAdder protocolErrors = new LongAdder();
   final LongAdder corruptPages = new LongAdder();
@@ -72,6 +74,8 @@ final class NodeMetrics implements MetricsSource {
     m.put("cnode_peer_reads_served", peerServed.sum());
     m.put("cnode_peer_reads_asked", peerAsked.sum());
     m.put("cnode_peer_hits", peerHits.sum());
+    m.put("cnode_peer_offers_sent", peerOffersSent.sum());
+    m.put("cnode_offers", offers.sum());
     m.put("cnode_auth_failures", authFailures.sum());
     m.put("cnode_protocol_errors", protocolErrors.sum());
     m.put("cnode_corrupt_pages", corruptPages.sum());

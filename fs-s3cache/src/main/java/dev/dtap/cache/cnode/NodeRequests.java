@@ -260,6 +260,7 @@ final class NodeRequests {
             answerWaiters(done.waiters, key);
             if (done.forwardTo != null) {
               // a block cached anywhere is read from the store once: its owner keeps it too
+              node.metrics().peerOffersSent.increment();
               peers.offer(done.forwardTo, key, data);
             }
           });
@@ -286,6 +287,7 @@ final class NodeRequests {
 
   private void offer(ServerConnection c, long id, PageKey key, byte[] data) {
     if (node.disk().contains(key) || fills.filling(key)) {
+      node.metrics().offers.increment();
       c.send(Wire.OK, id);
       return;
     }
@@ -300,6 +302,7 @@ final class NodeRequests {
             } catch (IOException | RuntimeException e) {
               LOG.debug("dtap cnode: cannot store an offered page: {}", e.toString());
             }
+            node.metrics().offers.increment();
             c.send(Wire.OK, id);
           });
     } catch (RejectedExecutionException e) {
