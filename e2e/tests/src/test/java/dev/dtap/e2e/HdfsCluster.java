@@ -30,7 +30,7 @@ final class HdfsCluster implements AutoCloseable {
    */
   static HdfsCluster start(String name) throws IOException {
     File dir = newDir(name);
-    return launch(dir, null, newHdfsUri(), false);
+    return launch(dir, null, newHdfsUri(), false, false);
   }
 
   /**
@@ -59,15 +59,17 @@ final class HdfsCluster implements AutoCloseable {
    * @param confDir a configuration directory for the cluster's class path, or null
    * @param hdfs the URI the NameNode serves
    * @param yarn whether to run YARN (and the MapReduce history server) too
+   * @param cnode whether YARN's one NodeManager runs dtap's host cache service
    * @return the running cluster
    * @throws IOException if it does not start within five minutes
    */
-  static HdfsCluster launch(File dir, File confDir, String hdfs, boolean yarn) throws IOException {
+  static HdfsCluster launch(File dir, File confDir, String hdfs, boolean yarn, boolean cnode)
+      throws IOException {
     String opens = String.join(" ", System.getProperty("dtap.test.addOpens", "").split(" "));
     ChildJvm.Running process =
         new ChildJvm(yarn ? "minicluster" : "minidfs")
             .classpath(HadoopInstall.classpath(confDir))
-            .jvmArg("-Xmx1g", "-Ddtap.e2e.yarn=" + yarn)
+            .jvmArg("-Xmx1g", "-Ddtap.e2e.yarn=" + yarn, "-Ddtap.e2e.cnode=" + cnode)
             .workDir(dir)
             .start("dev.dtap.e2e.hadoop.MiniCluster", dir.getAbsolutePath(), hdfs, opens);
     try {

@@ -62,6 +62,18 @@ final class MapReduceCluster implements AutoCloseable {
    */
   static MapReduceCluster start(String name, String s3Tap, boolean s3aDirect, java.net.URI endpoint)
       throws IOException {
+    return start(name, s3Tap, s3aDirect, endpoint, null);
+  }
+
+  /**
+   * Starts the cluster, its one NodeManager running dtap's host cache service when asked: the
+   * service's settings go in the same core-site.xml, which the NodeManager and every task read.
+   *
+   * @param cnodeSecret the cluster secret of the cache service, or null for no service
+   */
+  static MapReduceCluster start(
+      String name, String s3Tap, boolean s3aDirect, java.net.URI endpoint, String cnodeSecret)
+      throws IOException {
     File dir = HdfsCluster.newDir(name);
     File confDir = new File(dir, "conf");
     Files.createDirectories(confDir.toPath());
@@ -96,10 +108,21 @@ final class MapReduceCluster implements AutoCloseable {
     site.set(tap + ".locality", "true");
     site.set("fs.dtap.cache.dirs", new File(dir, "cache").getAbsolutePath());
     site.set("fs.dtap.tap.arch.uri", hdfs + "/arch");
+    if (cnodeSecret != null) {
+      // the NodeManager's service: its socket, cache directory and secret; tasks read the same keys
+      site.set("fs.dtap.cnode.socket", new File(dir, "cnode/socket").getAbsolutePath());
+      site.set("fs.dtap.cnode.secret", cnodeSecret);
+      site.set("fs.dtap.cnode.port", "0");
+      site.set("fs.dtap.cnode.bind.host", "127.0.0.1");
+      site.set("fs.dtap.cache.max.size", "2g");
+      // eight task JVMs and the cluster on two cores: answers take longer than the defaults allow
+      site.set("fs.dtap.cnode.connect.timeout", "2s");
+      site.set("fs.dtap.cnode.request.timeout", "2s");
+    }
     try (OutputStream out = new FileOutputStream(new File(confDir, "core-site.xml"))) {
       site.writeXml(out);
     }
-    HdfsCluster cluster = HdfsCluster.launch(dir, confDir, hdfs, true);
+    HdfsCluster cluster = HdfsCluster.launch(dir, confDir, hdfs, true, cnodeSecret != null);
     try {
       // mapred-default.xml and yarn-default.xml load after core-site.xml and would win over the
       // cluster's addresses there: those go where Hadoop reads them last

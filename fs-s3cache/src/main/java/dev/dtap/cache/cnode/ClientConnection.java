@@ -92,6 +92,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 new IOException("cannot connect to the cache service", done.cause()));
           }
         });
+    // a caller that stops waiting (its deadline passed) leaves no connection behind
+    c.ready.whenComplete(
+        (ok, e) -> {
+          if (e != null) {
+            f.channel().close();
+          }
+        });
     return c.ready;
   }
 

@@ -54,7 +54,9 @@ public final class CnodeClient implements Closeable {
    *     deadline
    */
   public static CnodeClient connect(CnodeSettings settings) throws IOException {
+    // what a new JVM loads once (Netty's native transport, the crypto) is not the service's delay
     EventLoopGroup group = ClientTransport.newGroup("dtap-cnode-client");
+    SessionMac.warmUp();
     try {
       Duration timeout = settings.connectTimeout();
       if (!ClientTransport.domainSockets()) {
@@ -103,7 +105,8 @@ public final class CnodeClient implements Closeable {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted waiting for the cache service");
     } catch (TimeoutException e) {
-      f.cancel(false);
+      f.completeExceptionally(
+          new CnodeTimeoutException("the cache service did not answer within " + timeout));
       throw new CnodeTimeoutException("the cache service did not answer within " + timeout);
     } catch (ExecutionException e) {
       Throwable c = e.getCause();

@@ -39,6 +39,7 @@ final class NodeMetrics implements MetricsSource {
   final LongAdder peerOffersSent = new LongAdder();
   final LongAdder offers = new LongAdder();
   final LongAdder authFailures = new LongAdder();
+  final LongAdder handshakeTimeouts = new LongAdder();
   final LongAdder protocolErrors = new LongAdder();
   final LongAdder corruptPages = new LongAdder();
   final LongAdder evictions = new LongAdder();
@@ -77,6 +78,7 @@ final class NodeMetrics implements MetricsSource {
     m.put("cnode_peer_offers_sent", peerOffersSent.sum());
     m.put("cnode_offers", offers.sum());
     m.put("cnode_auth_failures", authFailures.sum());
+    m.put("cnode_handshake_timeouts", handshakeTimeouts.sum());
     m.put("cnode_protocol_errors", protocolErrors.sum());
     m.put("cnode_corrupt_pages", corruptPages.sum());
     m.put("cnode_evictions", evictions.sum());

@@ -140,7 +140,12 @@ final class NodeRequests {
       return;
     }
     m.misses.increment();
-    String peer = owner.isEmpty() || owner.equals(node.settings().host()) ? null : owner;
+    String peer =
+        owner.isEmpty()
+                || owner.equals(node.settings().host())
+                || node.settings().peerAddress(owner).getPort() == 0
+            ? null
+            : owner;
     FillTable.Waiter w = new FillTable.Waiter(c, id, wantFd);
     switch (fills.miss(w, key, node.disk()::contains, (flags & Wire.MAY_FILL) != 0, peer)) {
       case PRESENT:

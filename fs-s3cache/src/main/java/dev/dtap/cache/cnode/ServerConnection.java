@@ -72,8 +72,8 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     ctx.executor()
         .schedule(
             () -> {
-              if (!authenticated) {
-                node.metrics().authFailures.increment();
+              if (!authenticated && ctx.channel().isActive()) {
+                node.metrics().handshakeTimeouts.increment();
                 ctx.close();
               }
             },

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -58,6 +59,16 @@ final class SessionMac {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
     }
+  }
+
+  /**
+   * Loads and initializes the JVM's HMAC and random number code, so that a new JVM's first
+   * handshake is not timed with it.
+   */
+  static void warmUp() {
+    byte[] nonce = new byte[Wire.NONCE_LENGTH];
+    new SecureRandom().nextBytes(nonce);
+    session(nonce, nonce, nonce, false).seal(io.netty.buffer.Unpooled.wrappedBuffer(nonce));
   }
 
   /** Compares two proofs in constant time. */

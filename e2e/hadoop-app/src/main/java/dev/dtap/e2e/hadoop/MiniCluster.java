@@ -17,7 +17,9 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  *
  * <p>Arguments: the directory to write to, the HDFS URI to serve (its port chosen by the caller, so
  * that a core-site.xml on this class path can name it before the cluster runs), and JVM options for
- * the containers. With {@code -Ddtap.e2e.yarn=false}, HDFS only.
+ * the containers. With {@code -Ddtap.e2e.yarn=false}, HDFS only; with {@code
+ * -Ddtap.e2e.cnode=true}, one NodeManager running dtap's host cache service as an auxiliary
+ * service, configured by the {@code fs.dtap.cnode.*} keys of the class path's core-site.xml.
  */
 public final class MiniCluster {
   private MiniCluster() {}
@@ -58,10 +60,37 @@ public final class MiniCluster {
     conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
     conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 5);
-    MiniMRYarnCluster yarn = new MiniMRYarnCluster("dtap-e2e", 2);
-    yarn.init(conf);
+    // with the host cache service, one NodeManager: it is one per host
+    boolean cnode = Boolean.getBoolean("dtap.e2e.cnode");
+    MiniMRYarnCluster yarn = new MiniMRYarnCluster("dtap-e2e", cnode ? 1 : 2);
+    yarn.init(cnode ? withCacheService(conf) : conf);
     yarn.start();
     serve(dir, new Configuration(yarn.getConfig()), yarn, dfs);
+  }
+
+  /**
+   * The cluster's configuration with dtap's cache service among the NodeManager's auxiliary
+   * services, as yarn-site.xml adds it on a real cluster. MiniMRYarnCluster sets the list to
+   * MapReduce's shuffle alone; this configuration adds dtap's to whatever list is set.
+   */
+  private static Configuration withCacheService(Configuration conf) {
+    Configuration c =
+        new Configuration(conf) {
+          @Override
+          public void setStrings(String name, String... values) {
+            if (YarnConfiguration.NM_AUX_SERVICES.equals(name)) {
+              String[] more = java.util.Arrays.copyOf(values, values.length + 1);
+              more[values.length] = "dtap_cnode";
+              super.setStrings(name, more);
+            } else {
+              super.setStrings(name, values);
+            }
+          }
+        };
+    c.set(
+        String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, "dtap_cnode"),
+        "dev.dtap.cache.cnode.CacheNodeAuxService");
+    return c;
   }
 
   private static void serve(

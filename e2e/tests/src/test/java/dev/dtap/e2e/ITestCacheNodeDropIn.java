@@ -1,0 +1,100 @@
+package dev.dtap.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dtap.it.fixtures.MinioFixture;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.zip.CRC32;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/**
+ * dtap's host cache service as an operator deploys it: the NodeManager of an unmodified YARN
+ * (MiniYARN in a process whose class path is Hadoop's jars and the dtap-hadoop jar) runs it as the
+ * auxiliary service {@code dtap_cnode}, configured in core-site.xml, and a user's MapReduce job
+ * whose eight map tasks (eight task JVMs) each read one input reads it from the store once.
+ */
+class ITestCacheNodeDropIn {
+  private static final int MIB = Integer.getInteger("dtap.e2e.cnode.mib", 64);
+
+  @Test
+  @Tag("smoke")
+  void eightTaskJvmsReadOneInputFromTheStoreOnce() throws Exception {
+    MinioFixture minio = MinioFixture.get();
+    byte[] data = new byte[MIB << 20];
+    new Random(16).nextBytes(data);
+    CRC32 crc = new CRC32();
+    crc.update(data);
+    String secret = "dtapCanary7Q-cnode-e2e-" + Long.toHexString(System.nanoTime());
+    File socket;
+    try (MapReduceCluster cluster = MapReduceCluster.start("cnode", "lake", false, null, secret)) {
+      socket = new File(cluster.dir, "cnode/socket");
+      assertThat(socket).as("the NodeManager's dtap_cnode service listens").exists();
+      minio
+          .client()
+          .putObject(
+              b -> b.bucket(cluster.bucket).key("lake/reference.bin"), RequestBody.fromBytes(data));
+      long before = minio.trafficSentBytes();
+      String out = cluster.hdfs + "/reread/out";
+      ChildJvm.Result job =
+          cluster
+              .client("reread")
+              .run("dev.dtap.e2e.hadoop.ReReadJob", 15, "dtap://lake/reference.bin", out, "8");
+      assertThat(job.exit).as("the job; its log:\n" + job.tail()).isZero();
+      long store = minio.trafficSentBytes() - before;
+
+      List<String> lines = new ArrayList<>();
+      try (FileSystem fs = FileSystem.newInstance(new Path(out).toUri(), cluster.conf())) {
+        for (FileStatus st : fs.listStatus(new Path(out))) {
+          if (st.getPath().getName().startsWith("part-")) {
+            try (BufferedReader r =
+                new BufferedReader(
+                    new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
+              String line;
+              while ((line = r.readLine()) != null) {
+                lines.add(line);
+              }
+            }
+          }
+        }
+      }
+      assertThat(lines).hasSize(8);
+      for (String line : lines) {
+        assertThat(line).as("a task's read").endsWith("\t" + crc.getValue() + " " + data.length);
+      }
+
+      ChildJvm.Result stats =
+          cluster.client("stats").run("dev.dtap.tools.DtapTool", 5, "cache", "stats", "--json");
+      assertThat(stats.exit).as("dtap cache stats:\n" + stats.tail()).isZero();
+      Map<String, Long> service = new HashMap<>();
+      for (JsonNode row : new ObjectMapper().readTree(stats.stdout).get("cache service")) {
+        service.put(row.get("counter").asText(), row.get("value").asLong());
+      }
+      System.out.printf(
+          "cnode e2e: 8 task JVMs read a %d MiB input: %d bytes from the store (%.3fx); the"
+              + " service: %s%n",
+          MIB, store, (double) store / data.length, service);
+      assertThat(store)
+          .as("bytes MinIO sent for 8 task JVMs reading the input")
+          .isLessThanOrEqualTo(data.length * 105L / 100);
+      assertThat(service.get("cnode_fills")).isEqualTo((long) MIB);
+      assertThat(service.get("cnode_hits")).isGreaterThanOrEqualTo(7L * MIB);
+      assertThat(stats.stdout).doesNotContain(secret);
+    }
+    assertThat(socket).as("the service stopped with the NodeManager").doesNotExist();
+  }
+}
