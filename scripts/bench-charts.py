@@ -23,6 +23,9 @@ TITLES = {
     "placement": "Placement: one file's block locations, computed locally (lower is better)",
     "split": "Split planning: FileInputFormat.getSplits over many files (lower is better)",
     "commit": "Job commit on MinIO: 8 MiB files, dtap magic vs S3A magic (lower is better)",
+    "cnode": "Host cache service: warm reads vs the in-process cache and a local file (higher is"
+    " better); four cold task JVMs and a peer host (time; store bytes in the text)",
+    "cnode-memory0": "Host cache service with no memory tier: what a new task JVM gets from the host",
 }
 
 
@@ -70,6 +73,7 @@ def chart(directory, name):
     fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups) + 2.5, height), squeeze=False)
     for ax, g in zip(axes[0], groups):
         part = [r for r in results if group_of(r, methods) == g]
+        unit = part[0]["primaryMetric"]["scoreUnit"]
         labels = [label(r) for r in part]
         scores = [r["primaryMetric"]["score"] for r in part]
         # whiskers: the lowest and highest measured iteration (JMH's 99.9 % interval explodes with

@@ -3,7 +3,7 @@
 # JSON to docs/bench/<name>.json and, beside it, <name>.txt: the exact command, the date and the
 # machine. Then: python3 scripts/bench-charts.py (needs matplotlib) draws docs/bench/*.png.
 #
-# Usage: scripts/bench-run.sh [name ...]   (default: all; names: readpath overhead placement split commit)
+# Usage: scripts/bench-run.sh [name ...]   (default: all; names: readpath overhead placement split commit cnode)
 # Shorter runs than the documented full ones (fewer iterations): compare ratios within one run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,9 +19,10 @@ declare -A args=(
   [placement]="PlacementBenchmark -f 1 -wi 3 -i 5"
   [split]="SplitPlanningBenchmark -f 1 -wi 1 -i 4"
   [commit]="CommitBenchmark -p fileSize=8m -p committer=dtap-magic,s3a-magic -wi 1 -i 3"
+  [cnode]="CacheNodeBenchmark -f 1"
 )
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(readpath overhead placement split commit)
+[ ${#names[@]} -gt 0 ] || names=(readpath overhead placement split commit cnode)
 for name in "${names[@]}"; do
   [ -n "${args[$name]:-}" ] || { echo "unknown benchmark '$name'" >&2; exit 2; }
   cmd="java -jar $jar ${args[$name]} -rf json -rff $out/$name.json"

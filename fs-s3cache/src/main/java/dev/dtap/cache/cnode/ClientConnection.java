@@ -288,7 +288,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
    */
   void becomeDescriptorLine(ClientConnection sink) throws IOException {
     descriptorSink = sink;
-    // before any lookup can make the service send a descriptor
+    // before any lookup can make the service send a descriptor (the line was opened
+    // level-triggered: see CnodeClient)
     channel
         .eventLoop()
         .submit(

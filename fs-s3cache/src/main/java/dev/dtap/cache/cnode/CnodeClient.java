@@ -5,6 +5,8 @@ import dev.dtap.cache.disk.PageKey;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollMode;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.FileDescriptor;
 import java.io.Closeable;
@@ -77,10 +79,16 @@ public final class CnodeClient implements Closeable {
               timeout);
       ClientConnection line = null;
       if (settings.shortCircuit() && c.offersDescriptors()) {
+        // level-triggered: Netty reads one descriptor per readiness event, and edge-triggered
+        // epoll would leave the others queued until a later one arrived (found under load:
+        // answers waited for their descriptors in vain)
         line =
             await(
                 ClientConnection.open(
-                    ClientTransport.domain(group, timeout), address, settings.secret()),
+                    ClientTransport.domain(group, timeout)
+                        .option(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED),
+                    address,
+                    settings.secret()),
                 timeout);
         Frame bound =
             await(
@@ -221,6 +229,11 @@ public final class CnodeClient implements Closeable {
         }
       }
       return Lookup.hit(new PageChannel(ch, PageFile.readHeader(ch, key, ch.size())));
+    } catch (PageFile.ForeignPageException e) {
+      // the descriptor is another page's: the line is out of step; start over on a new connection
+      closeQuietly(ch);
+      close();
+      throw new IOException("the cache service's descriptors are out of step with its answers");
     } catch (PageFile.CorruptPageException e) {
       closeQuietly(ch);
       release(key);

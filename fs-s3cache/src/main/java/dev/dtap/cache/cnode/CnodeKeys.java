@@ -47,7 +47,7 @@ public final class CnodeKeys {
   public static final ConfigKey<String> PEERS =
       ConfigKey.text(
           "fs.dtap.cnode.peers",
-          "",
+          null,
           "Where peer services listen when not at <host>:fs.dtap.cnode.port, as"
               + " host=address:port,...");
 
@@ -63,7 +63,7 @@ public final class CnodeKeys {
   public static final ConfigKey<String> SOCKET_GROUP =
       ConfigKey.text(
           "fs.dtap.cnode.socket.group",
-          "",
+          null,
           "Group of the socket file, which is created 0660: the users whose tasks may use the"
               + " service. Empty: the service user's group.");
 

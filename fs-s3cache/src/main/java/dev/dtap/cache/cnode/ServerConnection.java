@@ -44,6 +44,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   /** Where descriptors go, once a second connection bound itself to this one. */
   private volatile Channel descriptors;
 
+  /** Numbers the descriptors sent; only the descriptor line's event loop touches it. */
   private int descriptorSequence;
 
   /** Pages whose descriptors this connection holds, with how many times. */
@@ -226,8 +227,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     return true;
   }
 
-  private synchronized boolean deliverDescriptor(
-      long requestId, PageKey key, Path path, Channel d) {
+  private boolean deliverDescriptor(long requestId, PageKey key, Path path, Channel d) {
     node.disk().pin(key);
     FileInputStream file;
     long size;
@@ -246,25 +246,34 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       node.disk().unpin(key);
       return false;
     }
-    pins.merge(key, 1, Integer::sum);
-    int sequence = descriptorSequence++;
-    // the descriptor first: the client matches it to the answer by its sequence number; the
-    // stream owns the descriptor and closes it once it is sent (the client has its own copy)
-    d.writeAndFlush(fd)
-        .addListener(
-            w -> {
-              closeQuietly(file);
-              if (!w.isSuccess()) {
-                channel.close(); // the client would wait for a descriptor that never comes
-              }
-            });
-    ByteBuf b = Unpooled.buffer(28);
-    b.writeInt(sequence);
-    b.writeLong(size);
-    b.writeLong(key.hi()).writeLong(key.lo());
+    synchronized (this) {
+      pins.merge(key, 1, Integer::sum);
+    }
     node.metrics().shortCircuitGrants.increment();
     node.metrics().bytesServed.add(size);
-    send(new Frame(Wire.HIT_FD, requestId, b));
+    // numbered and written on the descriptor line's own event loop, so that descriptors leave in
+    // the order of their numbers whichever thread hands a page over (a write from that loop
+    // itself would otherwise overtake writes other threads queued before it)
+    d.eventLoop()
+        .execute(
+            () -> {
+              int sequence = descriptorSequence++;
+              // the descriptor first: the client matches it to the answer by its number; the
+              // stream owns the descriptor and closes it once it is sent (the client has a copy)
+              d.writeAndFlush(fd)
+                  .addListener(
+                      w -> {
+                        closeQuietly(file);
+                        if (!w.isSuccess()) {
+                          channel.close(); // the client would wait for a descriptor in vain
+                        }
+                      });
+              ByteBuf b = Unpooled.buffer(28);
+              b.writeInt(sequence);
+              b.writeLong(size);
+              b.writeLong(key.hi()).writeLong(key.lo());
+              send(new Frame(Wire.HIT_FD, requestId, b));
+            });
     return true;
   }
 

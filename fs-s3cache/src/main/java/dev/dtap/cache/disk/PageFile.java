@@ -141,7 +141,7 @@ public final class PageFile {
       throw new CorruptPageException("bad page length " + length);
     }
     if (hi != key.hi() || lo != key.lo()) {
-      throw new CorruptPageException("page holds another key");
+      throw new ForeignPageException();
     }
     int size = headerSize(length);
     if (fileSize != (long) size + length) {
@@ -273,8 +273,20 @@ public final class PageFile {
     }
   }
 
+  /**
+   * A whole, valid page file of another page: not corrupt, only not the page asked for (a file name
+   * reused, or a descriptor matched to the wrong answer).
+   */
+  public static final class ForeignPageException extends CorruptPageException {
+    private static final long serialVersionUID = 1L;
+
+    ForeignPageException() {
+      super("page holds another key");
+    }
+  }
+
   /** A page file that failed verification: never served, deleted and refetched. */
-  public static final class CorruptPageException extends IOException {
+  public static class CorruptPageException extends IOException {
     private static final long serialVersionUID = 1L;
 
     public CorruptPageException(String message) {

@@ -249,6 +249,11 @@ class TestCacheNode {
   }
 
   @Test
+  void everyKeyIsDocumentedWithItsDefault() throws IOException {
+    dev.dtap.fs.testing.ConfigDocs.assertDocumented(CnodeKeys.all());
+  }
+
+  @Test
   void theServiceRefusesToStartWithoutASecretNamingTheKey() {
     Configuration c = new Configuration(support.conf);
     c.unset(CnodeKeys.SECRET.name());

@@ -3,7 +3,9 @@ package dev.dtap.it.cnode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.Await;
+import dev.dtap.it.fixtures.CnodeProcess;
 import dev.dtap.it.fixtures.MinioFixture;
+import dev.dtap.it.fixtures.ReaderProcess;
 import dev.dtap.it.fixtures.RepoRoot;
 import java.io.File;
 import java.nio.file.Files;

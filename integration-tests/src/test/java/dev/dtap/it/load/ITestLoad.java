@@ -2,6 +2,8 @@ package dev.dtap.it.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.fs.testing.Await;
+import dev.dtap.it.fixtures.CnodeProcess;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReliabilityLog;
 import dev.dtap.it.fixtures.RepoRoot;
@@ -9,23 +11,26 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * Readers in several client processes at once over objects in MinIO, through an S3 tap with the
- * cache on (each process its own cache, as task JVMs have until the cnode exists): every read is
- * checked byte for byte; no read fails; the bytes each process counted equal what dtap's statistics
- * counted; each process's peak heap is reported. The CI run is short ({@code
- * -Ddtap.load.seconds=15}, 256 MiB); the soak the issue names is {@code -Ddtap.load.seconds=60
- * -Ddtap.load.mib=1024}.
+ * cache on: every read is checked byte for byte; no read fails; the bytes each process counted
+ * equal what dtap's statistics counted; each process's peak heap is reported. Once with each
+ * process caching on its own, once through the host's cache service, which is killed (SIGKILL) and
+ * restarted while the readers run. The CI run is short ({@code -Ddtap.load.seconds=15}, 256 MiB);
+ * the soak the issue names is {@code -Ddtap.load.seconds=60 -Ddtap.load.mib=1024}.
  */
 class ITestLoad {
   private static final int CLIENTS = Integer.getInteger("dtap.load.clients", 4);
@@ -33,20 +38,35 @@ class ITestLoad {
   private static final int SECONDS = Integer.getInteger("dtap.load.seconds", 15);
   private static final int MIB = Integer.getInteger("dtap.load.mib", 256);
   private static final int OBJECTS = 16;
+  private static final int SIZE = (MIB << 20) / OBJECTS;
+  private static MinioFixture minio;
+  private static String bucket;
 
-  @Test
-  void clientsReadExactBytesUnderLoad() throws Exception {
-    MinioFixture minio = MinioFixture.get();
-    String bucket = minio.createBucket("load");
-    int size = (MIB << 20) / OBJECTS;
-    byte[] buf = new byte[size];
+  @BeforeAll
+  static void objects() throws Exception {
+    minio = MinioFixture.get();
+    bucket = minio.createBucket("load");
+    byte[] buf = new byte[SIZE];
     for (int obj = 0; obj < OBJECTS; obj++) {
-      LoadContent.fill(obj, 0, buf, size);
+      LoadContent.fill(obj, 0, buf, SIZE);
       String key = "data/obj-" + obj;
       minio.client().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(buf));
     }
-    List<Process> clients = new ArrayList<>();
-    List<File> outputs = new ArrayList<>();
+  }
+
+  /** One client process: its configuration, process and output. */
+  private static final class Client {
+    final Process process;
+    final File output;
+
+    Client(Process process, File output) {
+      this.process = process;
+      this.output = output;
+    }
+  }
+
+  private static List<Client> startClients(Configuration extra, File stop) throws Exception {
+    List<Client> clients = new ArrayList<>();
     for (int c = 0; c < CLIENTS; c++) {
       Configuration conf = minio.addTap(new Configuration(false), "load", bucket, "data");
       conf.set("fs.dtap.impl", "dev.dtap.fs.DataTapFileSystem");
@@ -56,8 +76,11 @@ class ITestLoad {
           new File(RepoRoot.data(), "load-cache-" + c + "-" + System.nanoTime()).getAbsolutePath());
       conf.set("fs.dtap.cache.max.size", "512m");
       conf.set("fs.dtap.tap.load.conf.fs.s3a.connection.maximum", Integer.toString(THREADS * 2));
+      for (Map.Entry<String, String> e : extra) {
+        conf.set(e.getKey(), e.getValue());
+      }
       File xml = new File(RepoRoot.data(), "load-client-" + c + "-" + System.nanoTime() + ".xml");
-      java.nio.file.Files.createDirectories(xml.getParentFile().toPath());
+      Files.createDirectories(xml.getParentFile().toPath());
       try (OutputStream out = new FileOutputStream(xml)) {
         conf.writeXml(out);
       }
@@ -69,27 +92,35 @@ class ITestLoad {
       cmd.add(LoadReader.class.getName());
       cmd.add(xml.getAbsolutePath());
       cmd.add(Integer.toString(OBJECTS));
-      cmd.add(Integer.toString(size));
+      cmd.add(Integer.toString(SIZE));
       cmd.add(Integer.toString(THREADS));
       cmd.add(Integer.toString(SECONDS));
+      if (stop != null) {
+        cmd.add(stop.getAbsolutePath());
+      }
       File out = new File(RepoRoot.logs(), "load-client-" + c + "-" + System.nanoTime() + ".out");
-      java.nio.file.Files.createDirectories(out.getParentFile().toPath());
+      Files.createDirectories(out.getParentFile().toPath());
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out);
-      clients.add(pb.start());
-      outputs.add(out);
+      clients.add(new Client(pb.start(), out));
     }
+    return clients;
+  }
+
+  /** Waits for the clients and checks every one; returns reads, MiB read and the peak heap. */
+  private static long[] collect(List<Client> clients) throws Exception {
     long reads = 0;
     long bytes = 0;
     long peakMax = 0;
-    for (int c = 0; c < CLIENTS; c++) {
-      Process p = clients.get(c);
+    for (int c = 0; c < clients.size(); c++) {
+      Process p = clients.get(c).process;
+      File output = clients.get(c).output;
       boolean done = p.waitFor(SECONDS + 300L, TimeUnit.SECONDS); // a bound for a hung client only
       if (!done) {
         p.destroyForcibly();
       }
-      assertThat(done).as("client " + c + " finished; see " + outputs.get(c)).isTrue();
-      assertThat(p.exitValue()).as("client " + c + " exit; see " + outputs.get(c)).isZero();
-      Map<String, String> r = result(outputs.get(c));
+      assertThat(done).as("client " + c + " finished; see " + output).isTrue();
+      assertThat(p.exitValue()).as("client " + c + " exit; see " + output).isZero();
+      Map<String, String> r = result(output);
       assertThat(r.get("errors"))
           .as("read errors in client " + c + ": " + r.get("firstError"))
           .isEqualTo("0");
@@ -102,6 +133,12 @@ class ITestLoad {
       bytes += Long.parseLong(r.get("bytes"));
       peakMax = Math.max(peakMax, Long.parseLong(r.get("peakHeapMiB")));
     }
+    return new long[] {reads, bytes >> 20, peakMax};
+  }
+
+  @Test
+  void clientsReadExactBytesUnderLoad() throws Exception {
+    long[] r = collect(startClients(new Configuration(false), null));
     // the heap stayed bounded when no reader failed: an OutOfMemoryError is counted as an error
     // (this test found one, in the cache's readahead, before the memory tier's default followed
     // the heap); the figure is the sum of the heap pools' peaks, an upper bound
@@ -117,18 +154,69 @@ class ITestLoad {
                 + " MiB in MinIO, cache on",
             "load (sequential whole-object and random 8-range reads, mixed)",
             "0 errors, 0 wrong bytes; "
-                + reads
+                + r[0]
                 + " reads, "
-                + (bytes >> 20)
+                + r[1]
                 + " MiB read; dtap's byte counts equal the"
                 + " readers'; peak heap of a client at most "
-                + peakMax
+                + r[2]
                 + " MiB (-Xmx512m; the sum of the heap pools' peaks)",
             "0");
   }
 
+  @Test
+  void clientsReadExactBytesThroughACacheServiceKilledAndRestartedUnderLoad() throws Exception {
+    try (CnodeProcess service = new CnodeProcess("load", 0, "").start()) {
+      File stop = new File(RepoRoot.data(), "load-stop-" + System.nanoTime());
+      Configuration conf = service.clientConf();
+      // few open page files per client: reads keep asking the service (held files outlive it)
+      conf.set("fs.dtap.cnode.descriptors", "16");
+      List<Client> clients = startClients(conf, stop);
+      Await.until(
+          "the readers use the service",
+          Duration.ofMinutes(3),
+          () -> service.stat("cnode_hits") > 200);
+      System.out.println("load through the service: killing it, " + service.stats());
+      service.kill();
+      long before = minio.trafficSentBytes();
+      Await.until(
+          "the readers go on without it, from the store",
+          Duration.ofMinutes(3),
+          () -> minio.trafficSentBytes() - before > 4L * SIZE);
+      service.start();
+      System.out.println("load through the service: restarted, " + service.stats());
+      Await.until(
+          "the readers found the restarted service",
+          Duration.ofMinutes(3),
+          () -> service.stat("cnode_hits") > 200);
+      System.out.println("load through the service: stopping the readers, " + service.stats());
+      Files.createFile(stop.toPath());
+      long[] r = collect(clients);
+      System.out.println("load through the service: done, " + service.stats());
+      ReliabilityLog.open(SECONDS == 15 && MIB == 256 ? "load" : "load-soak")
+          .row(
+              CLIENTS
+                  + " client processes x "
+                  + THREADS
+                  + " reader threads over "
+                  + MIB
+                  + " MiB in MinIO through the host cache service",
+              "the cache service killed (SIGKILL) under load, then restarted",
+              "0 errors, 0 wrong bytes; "
+                  + r[0]
+                  + " reads, "
+                  + r[1]
+                  + " MiB read; the readers went to the store while it was down and back to it"
+                  + " once restarted; dtap's byte counts equal the readers'; peak heap of a"
+                  + " client at most "
+                  + r[2]
+                  + " MiB",
+              "0");
+    }
+  }
+
   private static Map<String, String> result(File out) throws Exception {
-    for (String line : java.nio.file.Files.readAllLines(out.toPath(), StandardCharsets.UTF_8)) {
+    for (String line : Files.readAllLines(out.toPath(), StandardCharsets.UTF_8)) {
       if (line.startsWith("RESULT ")) {
         Map<String, String> m = new HashMap<>();
         String rest = line.substring("RESULT ".length());

@@ -22,7 +22,8 @@ import org.apache.hadoop.fs.Path;
  * content {@link LoadContent} defines. Prints one line, {@code RESULT reads=.. bytes=.. errors=..
  * mismatches=.. peakHeapMiB=.. firstError=..}, and exits 0.
  *
- * <p>Arguments: configuration XML, objects, object size, threads, seconds.
+ * <p>Arguments: configuration XML, objects, object size, threads, seconds, and optionally a file
+ * whose appearance ends the run instead of the seconds.
  */
 public final class LoadReader {
   private LoadReader() {}
@@ -37,6 +38,8 @@ public final class LoadReader {
     int size = Integer.parseInt(args[2]);
     int threads = Integer.parseInt(args[3]);
     long seconds = Long.parseLong(args[4]);
+    // with a stop file, the readers run until it exists (a test that acts on the service meanwhile)
+    java.io.File stop = args.length > 5 ? new java.io.File(args[5]) : null;
     FileSystem fs = FileSystem.newInstance(URI.create("dtap://load/"), conf);
     AtomicLong reads = new AtomicLong();
     AtomicLong bytes = new AtomicLong();
@@ -52,7 +55,7 @@ public final class LoadReader {
               () -> {
                 Random random = new Random(seed);
                 byte[] buf = new byte[1 << 20];
-                while (System.nanoTime() < end) {
+                while (stop != null ? !stop.exists() : System.nanoTime() < end) {
                   int obj = random.nextInt(objects);
                   Path p = new Path("dtap://load/obj-" + obj);
                   try (FSDataInputStream in = fs.open(p)) {
