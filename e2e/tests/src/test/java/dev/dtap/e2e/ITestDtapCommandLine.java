@@ -57,12 +57,7 @@ class ITestDtapCommandLine {
   }
 
   private ChildJvm.Result dtap(String... args) throws IOException {
-    String[] runJar = new String[args.length + 1];
-    runJar[0] = HadoopInstall.dtapJar().getAbsolutePath();
-    System.arraycopy(args, 0, runJar, 1, args.length);
-    return new ChildJvm("dtap-" + args[0])
-        .classpath(HadoopInstall.classpath(confDir))
-        .run("org.apache.hadoop.util.RunJar", 5, runJar);
+    return dtapWith(confDir, args);
   }
 
   @Test
@@ -106,6 +101,86 @@ class ITestDtapCommandLine {
     assertThat(new ObjectMapper().readTree(ls.stdout).get("cached").asLong())
         .as("another JVM finds the pages")
         .isEqualTo(2);
+  }
+
+  /**
+   * The host cache service as {@code hadoop jar dtap-hadoop.jar cnode} runs it (a systemd unit's
+   * command): it listens, the doctor finds it, a warm-up through it lands on its disk, and SIGTERM
+   * stops it cleanly.
+   */
+  @Test
+  @Tag("smoke")
+  void theCacheServiceRunsAsACommandThroughTheShadedJar() throws Exception {
+    File dir = confDir.getParentFile();
+    File socket = new File(dir, "cnode/sock");
+    String secret = "dtapCanary7Q-cnode-cli-" + Long.toHexString(System.nanoTime());
+    Configuration cnode = new Configuration(false);
+    cnode.set("fs.dtap.cnode.socket", socket.getAbsolutePath());
+    cnode.set("fs.dtap.cnode.secret", secret);
+    cnode.set("fs.dtap.cnode.port", "0");
+    cnode.set("fs.dtap.cnode.bind.host", "127.0.0.1");
+    // the service's own site: its directories; the clients' site adds the socket and secret
+    File serviceConf = new File(dir, "cnode-conf");
+    Files.createDirectories(serviceConf.toPath());
+    Configuration service = new Configuration(cnode);
+    service.set("fs.dtap.cache.dirs", new File(dir, "cnode-pages").getAbsolutePath());
+    service.set("fs.dtap.cache.max.size", "1g");
+    try (OutputStream out =
+        Files.newOutputStream(new File(serviceConf, "core-site.xml").toPath())) {
+      service.writeXml(out);
+    }
+    File clientConf = new File(dir, "cnode-client-conf");
+    Files.createDirectories(clientConf.toPath());
+    Configuration client = new Configuration(false);
+    client.addResource(new org.apache.hadoop.fs.Path(new File(confDir, "core-site.xml").toURI()));
+    client.set("fs.dtap.cnode.socket", socket.getAbsolutePath());
+    client.set("fs.dtap.cnode.secret", secret);
+    client.set("fs.dtap.cnode.connect.timeout", "2s");
+    client.set("fs.dtap.cnode.request.timeout", "2s");
+    try (OutputStream out = Files.newOutputStream(new File(clientConf, "core-site.xml").toPath())) {
+      client.writeXml(out);
+    }
+    try (ChildJvm.Running node =
+        new ChildJvm("dtap-cnode")
+            .classpath(HadoopInstall.classpath(serviceConf))
+            .start(
+                "org.apache.hadoop.util.RunJar",
+                HadoopInstall.dtapJar().getAbsolutePath(),
+                "cnode")) {
+      assertThat(node.awaitLine("dtap cnode: serving host", 2)).contains(socket.getPath());
+      ChildJvm.Result doctor = dtapWith(clientConf, "doctor", "--json", "lake");
+      String cnodeRow = "";
+      for (JsonNode r : new ObjectMapper().readTree(doctor.stdout).get("checks")) {
+        if (r.get("check").asText().equals("cnode")) {
+          cnodeRow = r.get("status").asText() + " " + r.get("detail").asText();
+        }
+      }
+      assertThat(cnodeRow).as(doctor.tail()).startsWith("OK").contains("answers");
+      ChildJvm.Result warm = dtapWith(clientConf, "cache", "warm", "dtap://lake/data");
+      assertThat(warm.exit).as(warm.tail()).isZero();
+      ChildJvm.Result stats = dtapWith(clientConf, "cache", "stats", "--json");
+      assertThat(stats.exit).as(stats.tail()).isZero();
+      long pages = -1;
+      for (JsonNode row : new ObjectMapper().readTree(stats.stdout).get("cache service")) {
+        if (row.get("counter").asText().equals("cnode_pages")) {
+          pages = row.get("value").asLong();
+        }
+      }
+      assertThat(pages).as("the warmed pages are on the service's disk").isEqualTo(2);
+      assertThat(doctor.stdout + warm.stdout + stats.stdout).doesNotContain(secret);
+      node.process.destroy(); // SIGTERM, as systemd stops it
+      assertThat(node.process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(socket).as("a stopped service removes its socket").doesNotExist();
+  }
+
+  private ChildJvm.Result dtapWith(File conf, String... args) throws IOException {
+    String[] runJar = new String[args.length + 1];
+    runJar[0] = HadoopInstall.dtapJar().getAbsolutePath();
+    System.arraycopy(args, 0, runJar, 1, args.length);
+    return new ChildJvm("dtap-" + args[0])
+        .classpath(HadoopInstall.classpath(conf))
+        .run("org.apache.hadoop.util.RunJar", 5, runJar);
   }
 
   /**

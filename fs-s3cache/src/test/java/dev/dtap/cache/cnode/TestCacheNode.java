@@ -249,6 +249,30 @@ class TestCacheNode {
   }
 
   @Test
+  void theCountersAreInJmx() throws Exception {
+    CnodeClient a = client();
+    a.fill(a.lookup(key, true, null).lease(), key, page);
+    a.flush();
+    read(client().lookup(key, false, null));
+    javax.management.ObjectName name =
+        new javax.management.ObjectName("Hadoop:service=dtap-cnode,name=CacheNode-tcn-host");
+    javax.management.MBeanServer jmx =
+        java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    // JMX shows the values of the last metrics period (one second in the tests' settings)
+    Await.until(
+        "JMX shows the hit",
+        Duration.ofSeconds(30),
+        () -> ((Number) jmx.getAttribute(name, "cnode_hits")).longValue() == 1);
+    assertThat(((Number) jmx.getAttribute(name, "cnode_fills")).longValue()).isEqualTo(1);
+    assertThat(((Number) jmx.getAttribute(name, "cnode_pages")).longValue()).isEqualTo(1);
+    assertThat(((Number) jmx.getAttribute(name, "cnode_short_circuit_grants")).longValue())
+        .isEqualTo(1);
+    node.close();
+    node = null;
+    assertThat(jmx.isRegistered(name)).as("gone with the service").isFalse();
+  }
+
+  @Test
   void everyKeyIsDocumentedWithItsDefault() throws IOException {
     dev.dtap.fs.testing.ConfigDocs.assertDocumented(CnodeKeys.all());
   }
