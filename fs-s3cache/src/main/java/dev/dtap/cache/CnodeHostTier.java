@@ -6,6 +6,8 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.dtap.cache.cnode.CircuitBreaker;
 import dev.dtap.cache.cnode.CnodeClient;
 import dev.dtap.cache.cnode.CnodeSettings;
+import dev.dtap.cache.cnode.PageChannel;
+import dev.dtap.cache.cnode.PageLookup;
 import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
@@ -35,7 +37,7 @@ final class CnodeHostTier implements HostTier {
   private final CnodeSettings settings;
   private final CacheCounters storeCounters;
   private final CircuitBreaker breaker;
-  private final Cache<PageKey, CnodeClient.PageChannel> descriptors;
+  private final Cache<PageKey, PageChannel> descriptors;
   private final Object connectLock = new Object();
   private final AtomicBoolean warned = new AtomicBoolean();
   private volatile CnodeClient client;
@@ -48,8 +50,7 @@ final class CnodeHostTier implements HostTier {
     this.descriptors =
         Caffeine.newBuilder()
             .maximumSize(settings.descriptors())
-            .removalListener(
-                (PageKey k, CnodeClient.PageChannel p, RemovalCause c) -> closeDescriptor(k, p))
+            .removalListener((PageKey k, PageChannel p, RemovalCause c) -> closeDescriptor(k, p))
             .build();
   }
 
@@ -61,7 +62,7 @@ final class CnodeHostTier implements HostTier {
     return new CnodeHostTier(config.cnode(), storeCounters);
   }
 
-  private void closeDescriptor(PageKey key, CnodeClient.PageChannel p) {
+  private void closeDescriptor(PageKey key, PageChannel p) {
     if (p == null) {
       return;
     }
@@ -125,26 +126,32 @@ final class CnodeHostTier implements HostTier {
 
   @Override
   public byte[] read(PageKey key, CacheCounters stream) {
-    CnodeClient.PageChannel p = descriptors.getIfPresent(key);
-    if (p != null) {
-      byte[] data = readWhole(key, p);
-      if (data != null) {
-        stream.hitDisk(data.length);
-        return data;
-      }
+    byte[] held = held(key, stream);
+    if (held != null) {
+      return held;
     }
-    CnodeClient.Lookup l = lookup(key, false, null);
+    PageLookup l = lookup(key, false, null);
     return l == null ? null : pageOf(key, l, stream);
   }
 
-  private CnodeClient.Lookup lookup(PageKey key, boolean mayFill, String owner) {
+  /** A page whose file this JVM holds open, read without asking the service; null if none. */
+  private byte[] held(PageKey key, CacheCounters stream) {
+    PageChannel p = descriptors.getIfPresent(key);
+    byte[] data = p == null ? null : readWhole(key, p);
+    if (data != null) {
+      stream.hitDisk(data.length);
+    }
+    return data;
+  }
+
+  private PageLookup lookup(PageKey key, boolean mayFill, String owner) {
     CnodeClient c = client();
     if (c == null) {
       storeCounters.cnodeFallback();
       return null;
     }
     try {
-      CnodeClient.Lookup l = c.lookup(key, mayFill, owner);
+      PageLookup l = c.lookup(key, mayFill, owner);
       breaker.success();
       return l;
     } catch (IOException e) {
@@ -155,7 +162,7 @@ final class CnodeHostTier implements HostTier {
   }
 
   /** The page a lookup found, or null. */
-  private byte[] pageOf(PageKey key, CnodeClient.Lookup l, CacheCounters stream) {
+  private byte[] pageOf(PageKey key, PageLookup l, CacheCounters stream) {
     byte[] data = l.data();
     if (data == null && l.channel() != null) {
       descriptors.put(key, l.channel());
@@ -167,13 +174,13 @@ final class CnodeHostTier implements HostTier {
     return data;
   }
 
-  private byte[] readWhole(PageKey key, CnodeClient.PageChannel p) {
+  private byte[] readWhole(PageKey key, PageChannel p) {
     byte[] data = new byte[p.header().length()];
     return readInto(key, p, 0, data, 0, data.length) ? data : null;
   }
 
   private boolean readInto(
-      PageKey key, CnodeClient.PageChannel p, int offset, byte[] dst, int dstOff, int len) {
+      PageKey key, PageChannel p, int offset, byte[] dst, int dstOff, int len) {
     if (offset + len > p.header().length()) {
       return false;
     }
@@ -199,9 +206,9 @@ final class CnodeHostTier implements HostTier {
 
   @Override
   public int read(PageKey key, int offset, byte[] dst, int dstOff, int len, CacheCounters stream) {
-    CnodeClient.PageChannel p = descriptors.getIfPresent(key);
+    PageChannel p = descriptors.getIfPresent(key);
     if (p == null) {
-      CnodeClient.Lookup l = lookup(key, false, null);
+      PageLookup l = lookup(key, false, null);
       if (l == null || !l.isHit()) {
         return -1;
       }
@@ -227,15 +234,11 @@ final class CnodeHostTier implements HostTier {
   public byte[] load(
       PageKey key, String owner, PageStore.Loader loader, boolean keep, CacheCounters stream)
       throws IOException {
-    CnodeClient.PageChannel p = descriptors.getIfPresent(key);
-    if (p != null) {
-      byte[] data = readWhole(key, p);
-      if (data != null) {
-        stream.hitDisk(data.length);
-        return data;
-      }
+    byte[] held = held(key, stream);
+    if (held != null) {
+      return held;
     }
-    CnodeClient.Lookup l = lookup(key, keep, owner);
+    PageLookup l = lookup(key, keep, owner);
     if (l != null && l.isHit()) {
       byte[] data = pageOf(key, l, stream);
       if (data != null) {

@@ -3,6 +3,11 @@ package dev.dtap.bench;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.apache.hadoop.util.functional.FutureIO;
 
 /** Shared set-up for benchmarks: scratch directories and the JVM flags Hadoop needs on JDK 17. */
 public final class BenchmarkSupport {
@@ -42,5 +47,42 @@ public final class BenchmarkSupport {
    */
   public static void deleteTree(File dir) {
     org.apache.hadoop.fs.FileUtil.fullyDelete(dir);
+  }
+
+  /**
+   * Reads a file whole with a read policy of {@code sequential}, checking its length.
+   *
+   * @param fs the filesystem
+   * @param path the file
+   * @param buffer the read buffer
+   * @param size the file's length
+   * @return the bytes read
+   * @throws IOException on a read failure
+   * @throws IllegalStateException if the file is not {@code size} bytes long
+   */
+  public static long readWhole(FileSystem fs, Path path, byte[] buffer, long size)
+      throws IOException {
+    long total = 0;
+    try (FSDataInputStream in =
+        FutureIO.awaitFuture(
+            fs.openFile(path).opt("fs.option.openfile.read.policy", "sequential").build())) {
+      int n;
+      while ((n = in.read(buffer, 0, buffer.length)) > 0) {
+        total += n;
+      }
+    }
+    if (total != size) {
+      throw new IllegalStateException("read " + total + " of " + size + " bytes");
+    }
+    return total;
+  }
+
+  /**
+   * @return the bytes a dtap filesystem's cache read from the backend so far
+   */
+  public static long backendBytes(FileSystem fs) {
+    Long v =
+        ((IOStatisticsSource) fs).getIOStatistics().counters().get("dtap_cache_bytes_from_backend");
+    return v == null ? 0 : v;
   }
 }

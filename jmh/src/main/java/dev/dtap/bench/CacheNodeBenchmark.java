@@ -19,7 +19,6 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
-import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.util.functional.FutureIO;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -151,28 +150,11 @@ public class CacheNodeBenchmark {
     }
 
     long backendBytes() {
-      Long v =
-          ((IOStatisticsSource) fs)
-              .getIOStatistics()
-              .counters()
-              .get("dtap_cache_bytes_from_backend");
-      return v == null ? 0 : v;
+      return BenchmarkSupport.backendBytes(fs);
     }
 
     long readWhole() throws IOException {
-      long total = 0;
-      try (FSDataInputStream in =
-          FutureIO.awaitFuture(
-              fs.openFile(path).opt("fs.option.openfile.read.policy", "sequential").build())) {
-        int n;
-        while ((n = in.read(buffer, 0, buffer.length)) > 0) {
-          total += n;
-        }
-      }
-      if (total != SIZE) {
-        throw new IllegalStateException("read " + total + " of " + SIZE + " bytes");
-      }
-      return total;
+      return BenchmarkSupport.readWhole(fs, path, buffer, SIZE);
     }
 
     @TearDown(Level.Trial)

@@ -121,12 +121,7 @@ public class ReadPathBenchmark {
   }
 
   private long backendBytes() {
-    Long v =
-        ((org.apache.hadoop.fs.statistics.IOStatisticsSource) fs)
-            .getIOStatistics()
-            .counters()
-            .get("dtap_cache_bytes_from_backend");
-    return v == null ? 0 : v;
+    return BenchmarkSupport.backendBytes(fs);
   }
 
   private FSDataInputStream open(String policy) throws IOException {
@@ -151,17 +146,7 @@ public class ReadPathBenchmark {
   }
 
   private long readWhole() throws IOException {
-    long total = 0;
-    try (FSDataInputStream in = open("sequential")) {
-      int n;
-      while ((n = in.read(buffer, 0, buffer.length)) > 0) {
-        total += n;
-      }
-    }
-    if (total != SIZE) {
-      throw new IllegalStateException("read " + total + " of " + SIZE + " bytes");
-    }
-    return total;
+    return BenchmarkSupport.readWhole(fs, path, buffer, SIZE);
   }
 
   @Benchmark

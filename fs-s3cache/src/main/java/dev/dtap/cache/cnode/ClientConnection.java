@@ -10,6 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.unix.DomainSocketReadMode;
 import io.netty.channel.unix.FileDescriptor;
+import io.netty.util.AttributeKey;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -186,8 +187,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private static final io.netty.util.AttributeKey<byte[]> NONCE =
-      io.netty.util.AttributeKey.valueOf("dtap.cnode.serverNonce");
+  private static final AttributeKey<byte[]> NONCE = AttributeKey.valueOf("dtap.cnode.serverNonce");
 
   private void fail(ChannelHandlerContext ctx, String why) {
     ready.completeExceptionally(new IOException(why));

@@ -165,7 +165,7 @@ public final class CnodeClient implements Closeable {
    * @throws IOException if the service fails or does not answer within the request deadline (or the
    *     fill-wait bound, once it said it waits for another fill)
    */
-  public Lookup lookup(PageKey key, boolean mayFill, String owner) throws IOException {
+  public PageLookup lookup(PageKey key, boolean mayFill, String owner) throws IOException {
     byte[] o = owner == null ? new byte[0] : owner.getBytes(StandardCharsets.UTF_8);
     ByteBuf body = Unpooled.buffer(16 + 1 + 2 + o.length);
     body.writeLong(key.hi()).writeLong(key.lo());
@@ -181,21 +181,21 @@ public final class CnodeClient implements Closeable {
             byte[] file = new byte[f.body.readableBytes()];
             f.body.readBytes(file);
             try {
-              return Lookup.bytes(PageFile.decode(file, key));
+              return PageLookup.bytes(PageFile.decode(file, key));
             } catch (PageFile.CorruptPageException e) {
               corrupt(key);
-              return Lookup.miss();
+              return PageLookup.miss();
             }
           }
         case Wire.LEASE:
           {
             long lease = f.body.readLong();
             data.room((f.body.readUnsignedByte() & Wire.ROOM) != 0);
-            return Lookup.lease(lease);
+            return PageLookup.lease(lease);
           }
         case Wire.MISS:
           data.room(f.body.isReadable() && (f.body.readUnsignedByte() & Wire.ROOM) != 0);
-          return Lookup.miss();
+          return PageLookup.miss();
         default:
           throw new IOException("the cache service answered a lookup with type " + f.type);
       }
@@ -208,7 +208,7 @@ public final class CnodeClient implements Closeable {
    * The hit a descriptor brings: the page file, readable with positioned reads (the service keeps
    * the page until {@link #release}), or, where the file cannot be reopened, its verified bytes.
    */
-  private Lookup open(PageKey key, int sequence, long size) throws IOException {
+  private PageLookup open(PageKey key, int sequence, long size) throws IOException {
     FileDescriptor fd;
     try {
       fd = await(data.descriptor(sequence), settings.requestTimeout());
@@ -222,13 +222,13 @@ public final class CnodeClient implements Closeable {
       if (ch == null) {
         try {
           byte[] file = Descriptors.readAll(fd, size);
-          return Lookup.bytes(PageFile.decode(file, key));
+          return PageLookup.bytes(PageFile.decode(file, key));
         } finally {
           ClientConnection.closeQuietly(fd);
           release(key);
         }
       }
-      return Lookup.hit(new PageChannel(ch, PageFile.readHeader(ch, key, ch.size())));
+      return PageLookup.hit(new PageChannel(ch, PageFile.readHeader(ch, key, ch.size())));
     } catch (PageFile.ForeignPageException e) {
       // the descriptor is another page's: the line is out of step; start over on a new connection
       closeQuietly(ch);
@@ -238,7 +238,7 @@ public final class CnodeClient implements Closeable {
       closeQuietly(ch);
       release(key);
       corrupt(key);
-      return Lookup.miss();
+      return PageLookup.miss();
     } catch (IOException e) {
       closeQuietly(ch);
       release(key);
@@ -432,88 +432,5 @@ public final class CnodeClient implements Closeable {
       line.close();
     }
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-  }
-
-  /** An open page file of the service's, with its verified header. Not thread-safe. */
-  public static final class PageChannel {
-    private final FileChannel channel;
-    private final PageFile.Header header;
-
-    PageChannel(FileChannel channel, PageFile.Header header) {
-      this.channel = channel;
-      this.header = header;
-    }
-
-    /**
-     * @return the open file (positioned reads only: it may be shared)
-     */
-    public FileChannel channel() {
-      return channel;
-    }
-
-    /**
-     * @return its verified header
-     */
-    public PageFile.Header header() {
-      return header;
-    }
-  }
-
-  /** What a lookup found. Immutable. */
-  public static final class Lookup {
-    private static final Lookup MISS = new Lookup(null, null, -1);
-    private final PageChannel channel;
-    private final byte[] data;
-    private final long lease;
-
-    private Lookup(PageChannel channel, byte[] data, long lease) {
-      this.channel = channel;
-      this.data = data;
-      this.lease = lease;
-    }
-
-    static Lookup hit(PageChannel channel) {
-      return new Lookup(channel, null, -1);
-    }
-
-    static Lookup bytes(byte[] data) {
-      return new Lookup(null, data, -1);
-    }
-
-    static Lookup lease(long lease) {
-      return new Lookup(null, null, lease);
-    }
-
-    static Lookup miss() {
-      return MISS;
-    }
-
-    /**
-     * @return the open page file of a short-circuit hit, or null
-     */
-    public PageChannel channel() {
-      return channel;
-    }
-
-    /**
-     * @return the page's bytes of a hit over the socket, or null
-     */
-    public byte[] data() {
-      return data;
-    }
-
-    /**
-     * @return the lease to fill the page under, or -1
-     */
-    public long lease() {
-      return lease;
-    }
-
-    /**
-     * @return whether the service had the page
-     */
-    public boolean isHit() {
-      return channel != null || data != null;
-    }
   }
 }

@@ -55,11 +55,11 @@ class TestCacheNode {
     return c;
   }
 
-  private static byte[] read(CnodeClient.Lookup l) throws IOException {
+  private static byte[] read(PageLookup l) throws IOException {
     if (l.data() != null) {
       return l.data();
     }
-    CnodeClient.PageChannel p = l.channel();
+    PageChannel p = l.channel();
     byte[] data = new byte[p.header().length()];
     PageFile.read(p.channel(), p.header(), 0, data, 0, data.length);
     p.channel().close();
@@ -74,14 +74,14 @@ class TestCacheNode {
   void aLeaseHolderFillsAndTheNextClientReadsTheFileItself() throws Exception {
     CnodeClient a = client();
     assertThat(a.serviceHost()).isEqualTo("tcn-host");
-    CnodeClient.Lookup first = a.lookup(key, true, null);
+    PageLookup first = a.lookup(key, true, null);
     assertThat(first.isHit()).isFalse();
     assertThat(first.lease()).isPositive();
     a.fill(first.lease(), key, page);
     a.flush();
 
     CnodeClient b = client();
-    CnodeClient.Lookup hit = b.lookup(key, true, null);
+    PageLookup hit = b.lookup(key, true, null);
     assertThat(hit.channel()).as("a short-circuit hit: an open file").isNotNull();
     assertThat(read(hit)).isEqualTo(page);
     b.release(key);
@@ -104,7 +104,7 @@ class TestCacheNode {
       for (CnodeClient c : cs) {
         Callable<byte[]> read =
             () -> {
-              CnodeClient.Lookup l = c.lookup(key, true, null);
+              PageLookup l = c.lookup(key, true, null);
               if (l.isHit()) {
                 return read(l);
               }
@@ -127,16 +127,16 @@ class TestCacheNode {
   @Test
   void aLeaseHolderThatDisconnectsHandsTheFillToAWaiter() throws Exception {
     CnodeClient a = client();
-    CnodeClient.Lookup lease = a.lookup(key, true, null);
+    PageLookup lease = a.lookup(key, true, null);
     assertThat(lease.lease()).isPositive();
     CnodeClient b = client();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
-      Future<CnodeClient.Lookup> waiting = pool.submit(() -> b.lookup(key, true, null));
+      Future<PageLookup> waiting = pool.submit(() -> b.lookup(key, true, null));
       Await.until(
           "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
       a.close(); // dies without filling
-      CnodeClient.Lookup handed = waiting.get();
+      PageLookup handed = waiting.get();
       assertThat(handed.lease()).as("the lease passed to the waiter").isPositive();
       b.fill(handed.lease(), key, page);
       b.flush();
@@ -153,7 +153,7 @@ class TestCacheNode {
     a.flush();
     Configuration bytes = new Configuration(false);
     bytes.set(CnodeKeys.SHORT_CIRCUIT.name(), "false");
-    CnodeClient.Lookup hit = client(bytes).lookup(key, false, null);
+    PageLookup hit = client(bytes).lookup(key, false, null);
     assertThat(hit.channel()).isNull();
     assertThat(hit.data()).isEqualTo(page);
     assertThat(stat("cnode_short_circuit_grants")).isZero();
@@ -161,7 +161,7 @@ class TestCacheNode {
 
   @Test
   void aMissWithoutLeaveToFillIsAPlainMiss() throws Exception {
-    CnodeClient.Lookup l = client().lookup(key, false, null);
+    PageLookup l = client().lookup(key, false, null);
     assertThat(l.isHit()).isFalse();
     assertThat(l.lease()).isNegative();
   }

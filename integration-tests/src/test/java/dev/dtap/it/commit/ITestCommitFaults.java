@@ -64,7 +64,7 @@ class ITestCommitFaults {
 
   @BeforeAll
   void start() throws IOException {
-    minio = MinioFixture.get();
+    minio = MinioFixture.restartable(); // its own: one case kills it
     bucket = minio.createBucket("commit-faults");
     proxy = ShapingProxy.forFaults(minio.endpoint());
     log = ReliabilityLog.open(TASKS == 20 && FILES_PER_TASK == 10 ? "commits" : "commits-soak");
@@ -74,6 +74,9 @@ class ITestCommitFaults {
   void stop() {
     if (proxy != null) {
       proxy.close();
+    }
+    if (minio != null) {
+      minio.close();
     }
   }
 
@@ -109,6 +112,7 @@ class ITestCommitFaults {
       all.add(Arguments.of(committer, "TRUNCATE", 25, "commit"));
       all.add(Arguments.of(committer, "RESET", 100, "abort"));
       all.add(Arguments.of(committer, "DOWN", 60, "commit"));
+      all.add(Arguments.of(committer, "KILL", 60, "commit"));
     }
     return all.stream();
   }
@@ -128,7 +132,9 @@ class ITestCommitFaults {
     String outcome;
     long requestsBefore = proxy.requests();
     long faultsBefore = proxy.faults().injectedTotal();
-    boolean downInJobCommit = fault.equals("DOWN");
+    boolean downInJobCommit = fault.equals("DOWN") || fault.equals("KILL");
+    List<String[]> journaled = new ArrayList<>();
+    boolean killed = fault.equals("KILL");
     if (!downInJobCommit) {
       proxy.faults().failEvery(Fault.valueOf(fault), n);
     }
@@ -140,29 +146,38 @@ class ITestCommitFaults {
       for (int task = 0; task < TASKS; task++) {
         retriedAttempts += runTask(conf, id, dest, task, written);
       }
+      // every upload the tasks left for job commit, by id: each must end completed or aborted
+      journaled.addAll(pendingUploads("out/job-" + job + "/"));
       if (end.equals("abort")) {
         am.abortJob(jobContext, JobStatus.State.FAILED);
         outcome = "aborted after every task committed";
       } else {
         try {
-          if (downInJobCommit) {
+          if (killed) {
+            proxy.faults().runAtRequest(n, minio.killer());
+          } else if (downInJobCommit) {
             proxy.faults().storeDownAfter(n);
           }
           am.commitJob(jobContext);
           outcome = "committed";
         } catch (IOException e) {
           proxy.faults().heal();
-          List<CommitRecovery.JobReport> reports =
-              CommitRecovery.recover(
-                  new Path("dtap://" + tap + "/job-" + job), conf(tap, committer, false), false);
-          StringBuilder r = new StringBuilder();
-          for (CommitRecovery.JobReport report : reports) {
-            r.append(report.action)
-                .append(" (")
-                .append(report.filesCompleted)
-                .append(" files completed, ")
-                .append(report.uploadsAborted)
-                .append(" uploads aborted)");
+          if (killed) {
+            minio.restart(); // the operator brings the store back, then recovers the job
+          }
+          Path jobDest = new Path("dtap://" + tap + "/job-" + job);
+          String r;
+          try {
+            r = describe(CommitRecovery.recover(jobDest, conf(tap, committer, false), false));
+          } catch (IOException lost) {
+            // the store lost an upload in its crash (a completion it was carrying out when it
+            // was killed): the job cannot be made whole, so the operator rolls it back
+            assertThat(killed).as("only a killed store loses uploads: " + lost).isTrue();
+            r =
+                "refused: the store lost an upload in its crash ("
+                    + lost.getClass().getSimpleName()
+                    + "); dtap committer abort: "
+                    + describe(CommitRecovery.abort(jobDest, conf(tap, committer, false), false));
           }
           outcome =
               "job commit failed ("
@@ -188,6 +203,11 @@ class ITestCommitFaults {
         assertThat(committed.get(e.getKey())).as(e.getKey()).isEqualTo(e.getValue());
       }
     }
+    for (String[] u : journaled) {
+      assertThat(uploadGone(u[0], u[1]))
+          .as("upload " + u[1] + " of " + u[0] + " completed or aborted")
+          .isTrue();
+    }
     List<String> pending = new ArrayList<>();
     for (MultipartUpload u :
         minio
@@ -205,12 +225,18 @@ class ITestCommitFaults {
             + TASKS
             + " tasks, job "
             + end,
-        (downInJobCommit
-                ? "store down from the " + n + "th request of job commit on, until after the job"
-                : (fault.equals("RESET") ? "connection reset" : "answer cut short")
-                    + " on every "
+        (killed
+                ? "MinIO's process killed (SIGKILL) at the "
                     + n
-                    + "th request")
+                    + "th request of job commit, restarted after the job"
+                : downInJobCommit
+                    ? "store down from the "
+                        + n
+                        + "th request of job commit on, until after the job"
+                    : (fault.equals("RESET") ? "connection reset" : "answer cut short")
+                        + " on every "
+                        + n
+                        + "th request")
             + (downInJobCommit
                 ? " (" + requests + " requests)"
                 : " (" + faults + " faults in " + requests + " requests)"),
@@ -221,6 +247,45 @@ class ITestCommitFaults {
             + (committed.isEmpty() ? "none" : "whole and exact")
             + "; 0 pending uploads",
         "0");
+  }
+
+  private static String describe(List<CommitRecovery.JobReport> reports) {
+    StringBuilder r = new StringBuilder();
+    for (CommitRecovery.JobReport report : reports) {
+      r.append(report.action)
+          .append(" (")
+          .append(report.filesCompleted)
+          .append(" files completed, ")
+          .append(report.uploadsAborted)
+          .append(" uploads aborted)");
+    }
+    return r.toString();
+  }
+
+  /** The multipart uploads pending under a prefix, as key and upload id. */
+  private List<String[]> pendingUploads(String prefix) {
+    List<String[]> uploads = new ArrayList<>();
+    for (MultipartUpload u :
+        minio
+            .client()
+            .listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(prefix))
+            .uploads()) {
+      uploads.add(new String[] {u.key(), u.uploadId()});
+    }
+    return uploads;
+  }
+
+  /**
+   * Whether an upload is no longer pending, asked by its id (a restarted MinIO lists no upload of
+   * before its restart, so only its id tells).
+   */
+  private boolean uploadGone(String key, String uploadId) {
+    try {
+      minio.client().listParts(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+      return false;
+    } catch (software.amazon.awssdk.services.s3.model.NoSuchUploadException e) {
+      return true;
+    }
   }
 
   /**

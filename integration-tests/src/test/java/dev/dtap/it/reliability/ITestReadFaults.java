@@ -58,7 +58,8 @@ class ITestReadFaults {
     ONE_TRUNCATION(Fault.TRUNCATE, 1),
     TRUNCATIONS_UNTIL_HEALED(Fault.TRUNCATE, 0),
     ONE_BLACK_HOLE(Fault.BLACK_HOLE, 1),
-    STORE_DOWN(null, 0);
+    STORE_DOWN(null, 0),
+    STORE_KILLED(null, 0);
 
     final Fault fault;
     final int times;
@@ -68,8 +69,10 @@ class ITestReadFaults {
       this.times = times;
     }
 
-    void inject(ShapingProxy proxy) {
-      if (fault == null) {
+    void inject(ShapingProxy proxy, MinioFixture minio) {
+      if (this == STORE_KILLED) {
+        minio.killer().run();
+      } else if (fault == null) {
         proxy.storeDown();
       } else if (times > 0) {
         proxy.faults().failNext(fault, times);
@@ -90,6 +93,8 @@ class ITestReadFaults {
           return "every answer cut short until healed";
         case ONE_BLACK_HOLE:
           return "one request swallowed (no answer)";
+        case STORE_KILLED:
+          return "MinIO's process killed (SIGKILL), restarted once the read ended";
         default:
           return "store down (connections reset) until healed";
       }
@@ -104,7 +109,7 @@ class ITestReadFaults {
 
   @BeforeAll
   void startStoreAndProxy() throws IOException {
-    minio = MinioFixture.get();
+    minio = MinioFixture.restartable(); // its own: one case kills it
     bucket = minio.createBucket("faults");
     proxy = ShapingProxy.forFaults(minio.endpoint());
     cacheDir = new File(RepoRoot.data(), "read-faults-" + System.nanoTime());
@@ -115,6 +120,9 @@ class ITestReadFaults {
   void stopProxy() {
     if (proxy != null) {
       proxy.close();
+    }
+    if (minio != null) {
+      minio.close();
     }
   }
 
@@ -162,7 +170,7 @@ class ITestReadFaults {
       try {
         long before = proxy.faults().injectedTotal();
         long requests = proxy.requests();
-        read(fs, path, kind, expected, () -> injected.inject(proxy));
+        read(fs, path, kind, expected, () -> injected.inject(proxy, minio));
         long hit = proxy.faults().injectedTotal() - before;
         outcome =
             "exact bytes; faults hit "
@@ -175,6 +183,9 @@ class ITestReadFaults {
         outcome = "IOException naming " + "the dtap path (" + e.getClass().getSimpleName() + ")";
       } finally {
         proxy.faults().heal();
+        if (injected == Injected.STORE_KILLED) {
+          minio.restart();
+        }
       }
       // healthy again: the object reads back exactly, twice (the second from any page kept)
       assertThat(readSequential(fs, path, () -> {})).as("after healing").isEqualTo(expected);

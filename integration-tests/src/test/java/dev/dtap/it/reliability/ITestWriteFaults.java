@@ -56,7 +56,10 @@ class ITestWriteFaults {
     EVERY_THIRD_TRUNCATED("every 3rd answer cut short until healed"),
     ONE_BLACK_HOLE("one request swallowed (no answer)"),
     STORE_DOWN_MID_UPLOAD(
-        "store down from the upload's first data request on (the PUT, or the second part)");
+        "store down from the upload's first data request on (the PUT, or the second part)"),
+    STORE_KILLED_MID_UPLOAD(
+        "MinIO's process killed (SIGKILL) as the upload's first data request starts (the PUT, or"
+            + " the second part), restarted once the write ended");
 
     final String description;
 
@@ -64,8 +67,11 @@ class ITestWriteFaults {
       this.description = description;
     }
 
-    void inject(ShapingProxy proxy, int size) {
+    void inject(ShapingProxy proxy, MinioFixture minio, int size) {
       switch (this) {
+        case STORE_KILLED_MID_UPLOAD:
+          proxy.faults().runAtRequest(size == LARGE ? 3 : 1, minio.killer());
+          return;
         case ONE_RESET:
           proxy.faults().failNext(Fault.RESET, 1);
           return;
@@ -88,7 +94,7 @@ class ITestWriteFaults {
 
   @BeforeAll
   void start() throws IOException {
-    minio = MinioFixture.get();
+    minio = MinioFixture.restartable(); // its own: one case kills it
     bucket = minio.createBucket("write-faults");
     proxy = ShapingProxy.forFaults(minio.endpoint());
     log = ReliabilityLog.open("writes");
@@ -98,6 +104,9 @@ class ITestWriteFaults {
   void stop() {
     if (proxy != null) {
       proxy.close();
+    }
+    if (minio != null) {
+      minio.close();
     }
   }
 
@@ -142,7 +151,7 @@ class ITestWriteFaults {
       try {
         try (FSDataOutputStream out = fs.create(path, true)) {
           out.write(data, 0, 100_000);
-          injected.inject(proxy, size);
+          injected.inject(proxy, minio, size);
           out.write(data, 100_000, size - 100_000);
         }
         outcome = "written whole";
@@ -152,6 +161,9 @@ class ITestWriteFaults {
         outcome = "IOException naming the dtap path (" + e.getClass().getSimpleName() + ")";
       } finally {
         proxy.faults().heal();
+        if (injected == Injected.STORE_KILLED_MID_UPLOAD) {
+          minio.restart();
+        }
       }
     }
     byte[] stored = stored(key);
