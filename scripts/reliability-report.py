@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Builds docs/reliability.md from the results of a test run.
 
-Fault tests (integration-tests, ITest*Faults) append one tab-separated row per case that held to
-integration-tests/target/reliability/<area>.tsv: operation, fault, outcome, data lost. Property
+Fault tests (integration-tests, ITest*Faults, ITestLoad; e2e, the engines' fault tests) append one
+tab-separated row per case that held to <module>/target/reliability/<area>.tsv: operation, fault,
+outcome, data lost. Property
 tests of bad input (Test*Properties) leave JUnit XML reports under <module>/target/surefire-reports.
 This script turns both into one document; it invents nothing: a missing result file is reported as
 missing, and a property test that failed or did not run makes the script fail.
@@ -24,23 +25,34 @@ AREAS = [
     ("reads", "Reads through an S3 tap (ITestReadFaults)",
      "A fault-injecting proxy sits between S3A and MinIO. Each case reads a 1 MiB object "
      "sequentially, at random positions or as a vectored read; the fault starts part-way "
-     "through. After the store is healthy again, the object is read back whole twice, and at "
-     "random positions, and must be exact (no torn cache page)."),
+     "through, or MinIO's process is killed (SIGKILL) part-way and restarted afterwards. After "
+     "the store is healthy again, the object is read back whole twice, and at random positions, "
+     "and must be exact (no torn cache page)."),
     ("writes", "Writes through an S3 tap (ITestWriteFaults)",
      "S3A's block output stream: one PUT for 700 KB, a multipart upload (5 MiB parts) for "
-     "12 MiB. Afterwards the object is read straight from MinIO."),
+     "12 MiB, under proxy faults or with MinIO's process killed as the upload's data starts "
+     "(restarted afterwards). Afterwards the object is read straight from MinIO."),
     ("commits", "Task and job commit (ITestCommitFaults)",
      "200 files from 20 tasks through the committer API as MapReduce drives it: a failed task "
      "attempt is aborted and run again as a new attempt; a job commit that fails is recovered "
-     "with `dtap committer recover`'s code. Afterwards every part file is compared byte for byte "
-     "and MinIO is asked for pending multipart uploads under the destination."),
+     "with `dtap committer recover`'s code (or, where the store lost an upload in its crash, rolled "
+     "back with `dtap committer abort`'s). Afterwards every part file is compared byte for byte, "
+     "every upload the tasks left is asked for by its id (completed or aborted), and MinIO is "
+     "asked for pending multipart uploads under the destination."),
     ("cache-disk", "The cache's own disk (ITestCacheDiskFaults)",
      "The cache directory is a real 3 MiB tmpfs: it fills up, then is remounted read-only."),
     ("load", "Load (ITestLoad, as CI runs it)",
-     "Client JVMs (-Xmx512m) each with its own cache, reading objects of MinIO through an S3 "
-     "tap; every byte is checked against the content's formula."),
+     "Client JVMs (-Xmx512m) reading objects of MinIO through an S3 tap, each with its own "
+     "cache, then all through the host cache service (cnode), which is killed with SIGKILL "
+     "under load and restarted; every byte is checked against the content's formula."),
     ("load-soak", "Load soak (ITestLoad -Ddtap.load.seconds=60 -Ddtap.load.mib=1024)",
      "The same, at the size the issue names. Run by hand; not part of CI."),
+    ("engines", "MapReduce and Spark under faults (e2e: ITestMapReduceDropIn, ITestSparkDropIn)",
+     "Hadoop's TeraSort and a Spark partitioned Parquet write, run as users run them (the "
+     "dtap-hadoop jar, configuration only), with the job's store traffic through the fault proxy. "
+     "Either the whole output is committed and equal to the job without faults (TeraValidate's "
+     "checksum; Spark's read-back), or the job fails and no output file is visible; no multipart "
+     "upload is left pending.", "e2e/tests"),
     ("commits-soak", "Commit soak (ITestCommitFaults -Ddtap.commit.tasks=100 -Ddtap.commit.files=100)",
      "10,000 files from 100 tasks with a connection reset on 1 % of requests. Run by hand; not "
      "part of CI."),
@@ -56,11 +68,15 @@ PROPERTIES = [
     ("integration-tests", "dev.dtap.it.build.TestConfigValueProperties",
      "Bad values (negative, overflowing, unparsable, empty, wrong kind) for every declared key "
      "of fs-core, the cache, locality and the committers."),
+    ("fs-s3cache", "dev.dtap.cache.cnode.TestCacheNode",
+     "The host cache service (not jqwik): 300 connections of random bytes (some with plausible "
+     "frame lengths), a lookup that skips the handshake, a client with the wrong secret; the "
+     "service must close each, count it, leave no session behind and go on serving."),
 ]
 
 
-def read_rows(area):
-    path = os.path.join(ROOT, "integration-tests", "target", "reliability", area + ".tsv")
+def read_rows(area, module="integration-tests"):
+    path = os.path.join(ROOT, module, "target", "reliability", area + ".tsv")
     if not os.path.isfile(path):
         return None, path
     rows = []
@@ -106,14 +122,14 @@ def main():
     out.append("Faults between client and store come from `ShapingProxy` (integration-tests "
                "fixtures) with a deterministic `FaultPlan`: an answer reset (RST) or cut short "
                "(FIN) part-way, a request swallowed, or the store going away as a killed server "
-               "does (open connections reset, new ones refused). Killing and restarting the MinIO "
-               "process itself is not yet part of the suite: the store going away is modelled at "
-               "the proxy.")
+               "does (open connections reset, new ones refused). Cases marked so kill MinIO's process "
+               "itself with SIGKILL and restart it over its data.")
     total = 0
     lost = 0
     missing = []
-    for area, title, about in AREAS:
-        rows, path = read_rows(area)
+    for entry in AREAS:
+        area, title, about = entry[:3]
+        rows, path = read_rows(area, *entry[3:])
         out.append("")
         out.append("## " + title)
         out.append("")
@@ -132,7 +148,7 @@ def main():
             if r[3].strip() not in ("0", ""):
                 lost += 1
     out.append("")
-    out.append("## Bad input (property-based, jqwik)")
+    out.append("## Bad input (property-based, jqwik) and the cache service's refusals")
     out.append("")
     out.append("| Test | What is generated | Properties | Result |")
     out.append("|---|---|---|---|")

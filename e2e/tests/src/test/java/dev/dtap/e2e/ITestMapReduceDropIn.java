@@ -2,7 +2,10 @@ package dev.dtap.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.it.fixtures.FaultPlan;
 import dev.dtap.it.fixtures.MinioFixture;
+import dev.dtap.it.fixtures.ReliabilityLog;
+import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +86,81 @@ class ITestMapReduceDropIn {
           cluster.client("fsshell").run("org.apache.hadoop.fs.FsShell", 5, "-ls", dir);
       assertThat(gone.exit).as("ls of a removed directory").isEqualTo(1);
     }
+  }
+
+  /**
+   * TeraSort through an S3 tap while a proxy resets every 25th connection part-way through its
+   * answer, for the whole job (tasks, the AM's job commit): the job either commits the whole sort,
+   * equal to the sort on hdfs://, or fails leaving no output file; either way no multipart upload
+   * is left pending.
+   */
+  @Test
+  void teraSortUnderConnectionResetsCommitsWholeOrNothing() throws Exception {
+    String expected = reference();
+    String base = "dtap://lake/tera-faults";
+    example("teragen", "-Dmapreduce.job.maps=2", Long.toString(ROWS), base + "/in");
+    MinioFixture minio = MinioFixture.get();
+    String outcome;
+    long faults;
+    long requests;
+    try (ShapingProxy proxy = ShapingProxy.forFaults(minio.endpoint())) {
+      proxy.faults().failEvery(FaultPlan.Fault.RESET, 25);
+      String tap = "-Dfs.dtap.tap.lake.conf.fs.s3a.";
+      ChildJvm.Result sort =
+          cluster
+              .client("terasort-faults")
+              .run(
+                  "org.apache.hadoop.examples.ExampleDriver",
+                  15,
+                  "terasort",
+                  "-Dmapreduce.job.reduces=2",
+                  tap + "endpoint=" + proxy.endpoint(),
+                  tap + "retry.interval=10ms",
+                  tap + "retry.throttle.interval=10ms",
+                  base + "/in",
+                  base + "/out");
+      faults = proxy.faults().injectedTotal();
+      requests = proxy.requests();
+      proxy.faults().heal();
+      if (sort.exit == 0) {
+        example("teravalidate", base + "/out", base + "/report");
+        try (FileSystem fs = FileSystem.newInstance(new Path(base).toUri(), cluster.conf())) {
+          TeraReport report = TeraReport.read(fs, new Path(base + "/report"));
+          assertThat(report.checksum()).as("the sort under faults").isEqualTo(expected);
+        }
+        outcome = "committed: the whole sort, TeraValidate's checksum equal to the job on hdfs://";
+      } else {
+        try (FileSystem fs = FileSystem.newInstance(new Path(base).toUri(), cluster.conf())) {
+          Path out = new Path(base + "/out");
+          assertThat(fs.exists(new Path(out, "_SUCCESS"))).as("no _SUCCESS").isFalse();
+          if (fs.exists(out)) {
+            for (FileStatus st : fs.listStatus(out)) {
+              assertThat(st.getPath().getName()).as("no output file").doesNotStartWith("part-");
+            }
+          }
+        }
+        outcome = "the job failed after its task retries; no output file, no _SUCCESS";
+      }
+    }
+    assertThat(
+            minio
+                .client()
+                .listMultipartUploads(b -> b.bucket(cluster.bucket).prefix("lake/tera-faults/"))
+                .uploads())
+        .as("uploads neither completed nor aborted")
+        .isEmpty();
+    ReliabilityLog.open("engines")
+        .row(
+            "MapReduce TeraSort of "
+                + ROWS
+                + " rows through an S3 tap (magic committer, 2 reduces)",
+            "connection reset part-way through every 25th answer of the job's store traffic ("
+                + faults
+                + " faults in "
+                + requests
+                + " requests)",
+            outcome + "; 0 pending uploads",
+            "0");
   }
 
   /** The checksum of the sort on hdfs:// without dtap, computed once for the tests that compare. */

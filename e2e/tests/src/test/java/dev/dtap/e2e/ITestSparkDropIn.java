@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dtap.fs.testing.Await;
+import dev.dtap.it.fixtures.FaultPlan;
 import dev.dtap.it.fixtures.MinioFixture;
+import dev.dtap.it.fixtures.ReliabilityLog;
+import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
@@ -152,6 +155,67 @@ class ITestSparkDropIn {
         .isEqualTo("org.apache.hadoop.fs.s3a.commit.files.SuccessData/1");
     assertThat(success.get("committer").asText()).isEqualTo("dtap-" + committer);
     assertThat(success.get("filenames")).as("_SUCCESS lists every file").hasSize(data.size());
+  }
+
+  /**
+   * A partitioned write through the magic committer while a proxy resets every 25th connection of
+   * the job's store traffic part-way through its answer: the job either commits the whole table,
+   * read back equal to what it wrote, or fails leaving no data file; no upload is left pending.
+   */
+  @Test
+  void aWriteUnderConnectionResetsCommitsWholeOrNothing() throws Exception {
+    String prefix = "lake/spark/faults";
+    String outcome;
+    long faults;
+    long requests;
+    try (ShapingProxy proxy = ShapingProxy.forFaults(minio.endpoint())) {
+      proxy.faults().failEvery(FaultPlan.Fault.RESET, 25);
+      SparkSubmit.SparkRun run =
+          submit()
+              .hadoop("fs.dtap.tap.lake.conf.fs.s3a.endpoint", proxy.endpoint().toString())
+              .hadoop("fs.dtap.tap.lake.conf.fs.s3a.retry.interval", "10ms")
+              .hadoop("fs.dtap.tap.lake.conf.fs.s3a.retry.throttle.interval", "10ms")
+              .dtapCommitters("magic")
+              .runAllowingFailure(
+                  "write-faults",
+                  "write",
+                  "--format",
+                  "parquet",
+                  "--dest",
+                  "dtap://" + prefix,
+                  "--rows",
+                  Long.toString(ROWS),
+                  "--slices",
+                  "4",
+                  "--verify",
+                  "true");
+      faults = proxy.faults().injectedTotal();
+      requests = proxy.requests();
+      proxy.faults().heal();
+      if (run.exit == 0) {
+        assertThat(digest(run, "READ")).as("read back").isEqualTo(digest(run, "WROTE"));
+        assertThat(keys(prefix + "/")).contains(prefix + "/_SUCCESS");
+        outcome = "committed: the whole table, read back equal to what was written";
+      } else {
+        assertThat(keys(prefix + "/"))
+            .as("no data file and no _SUCCESS after a failed job")
+            .noneMatch(k -> k.endsWith(".parquet") || k.endsWith("_SUCCESS"));
+        outcome = "the job failed after its task retries; no data file, no _SUCCESS";
+      }
+    }
+    awaitNoUploadsUnder(prefix + "/");
+    ReliabilityLog.open("engines")
+        .row(
+            "Spark partitioned Parquet write of "
+                + ROWS
+                + " rows through an S3 tap (magic committer, local[2,4])",
+            "connection reset part-way through every 25th answer of the job's store traffic ("
+                + faults
+                + " faults in "
+                + requests
+                + " requests)",
+            outcome + "; 0 pending uploads",
+            "0");
   }
 
   @Test

@@ -168,6 +168,23 @@ class ITestCacheNode {
     assertThat(second.get("backend")).as("bytes host B read from the store").isZero();
     assertThat(store).as("object bytes MinIO sent (a HEAD at most)").isLessThan(64 << 10);
     assertThat(a.stat("cnode_peer_reads_served")).isPositive();
+    // another tenant on host B: the same tap name and object, other keys; nothing through peers
+    String other = "cnodepeer";
+    String otherSecret = "dtapCanary7Q-peer-" + Long.toHexString(System.nanoTime());
+    minio.createUser(other, otherSecret, bucket);
+    Map<String, Long> tenant =
+        ReaderProcess.start(
+                "hostB-other",
+                locality(client(b, other, otherSecret)),
+                "dtap://lake/object.bin",
+                crc,
+                1,
+                null)
+            .result();
+    assertThat(tenant.get("mismatches")).isZero();
+    assertThat(tenant.get("backend"))
+        .as("another tenant reads the store, never a page of the first, locally or from a peer")
+        .isEqualTo(SIZE);
   }
 
   /** Both hosts in the placement, with blocks of 4 MiB: each owns about half the object. */

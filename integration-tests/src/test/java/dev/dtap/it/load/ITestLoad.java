@@ -198,7 +198,9 @@ class ITestLoad {
               CLIENTS
                   + " client processes x "
                   + THREADS
-                  + " reader threads over "
+                  + " reader threads for at least "
+                  + SECONDS
+                  + " s over "
                   + MIB
                   + " MiB in MinIO through the host cache service",
               "the cache service killed (SIGKILL) under load, then restarted",

@@ -22,8 +22,8 @@ import org.apache.hadoop.fs.Path;
  * content {@link LoadContent} defines. Prints one line, {@code RESULT reads=.. bytes=.. errors=..
  * mismatches=.. peakHeapMiB=.. firstError=..}, and exits 0.
  *
- * <p>Arguments: configuration XML, objects, object size, threads, seconds, and optionally a file
- * whose appearance ends the run instead of the seconds.
+ * <p>Arguments: configuration XML, objects, object size, threads, seconds, and optionally a file:
+ * the run then lasts the seconds and until the file appears.
  */
 public final class LoadReader {
   private LoadReader() {}
@@ -38,7 +38,7 @@ public final class LoadReader {
     int size = Integer.parseInt(args[2]);
     int threads = Integer.parseInt(args[3]);
     long seconds = Long.parseLong(args[4]);
-    // with a stop file, the readers run until it exists (a test that acts on the service meanwhile)
+    // with a stop file, the readers also run until it exists (a test acts on the service meanwhile)
     java.io.File stop = args.length > 5 ? new java.io.File(args[5]) : null;
     FileSystem fs = FileSystem.newInstance(URI.create("dtap://load/"), conf);
     AtomicLong reads = new AtomicLong();
@@ -55,7 +55,7 @@ public final class LoadReader {
               () -> {
                 Random random = new Random(seed);
                 byte[] buf = new byte[1 << 20];
-                while (stop != null ? !stop.exists() : System.nanoTime() < end) {
+                while (System.nanoTime() < end || (stop != null && !stop.exists())) {
                   int obj = random.nextInt(objects);
                   Path p = new Path("dtap://load/obj-" + obj);
                   try (FSDataInputStream in = fs.open(p)) {
