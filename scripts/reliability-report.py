@@ -47,12 +47,16 @@ AREAS = [
      "under load and restarted; every byte is checked against the content's formula."),
     ("load-soak", "Load soak (ITestLoad -Ddtap.load.seconds=60 -Ddtap.load.mib=1024)",
      "The same, at the size the issue names. Run by hand; not part of CI."),
-    ("engines", "MapReduce and Spark under faults (e2e: ITestMapReduceDropIn, ITestSparkDropIn)",
-     "Hadoop's TeraSort and a Spark partitioned Parquet write, run as users run them (the "
-     "dtap-hadoop jar, configuration only), with the job's store traffic through the fault proxy. "
-     "Either the whole output is committed and equal to the job without faults (TeraValidate's "
-     "checksum; Spark's read-back), or the job fails and no output file is visible; no multipart "
-     "upload is left pending.", "e2e/tests"),
+    ("engines-mapreduce", "MapReduce under faults (e2e: ITestMapReduceDropIn)",
+     "Hadoop's TeraSort run as users run it (the dtap-hadoop jar, configuration only), with the "
+     "job's store traffic through the fault proxy. Either the whole output is committed and equal "
+     "to the job on hdfs:// (TeraValidate's checksum), or the job fails and no output file is "
+     "visible; no multipart upload is left pending.", "e2e/tests"),
+    ("engines-spark", "Spark under faults (e2e: ITestSparkDropIn)",
+     "A partitioned Parquet write through spark-submit with the dtap-hadoop jar, the job's store "
+     "traffic through the fault proxy. Either the whole table is committed and reads back equal "
+     "to what was written, or the job fails and no data file is visible; no multipart upload is "
+     "left pending.", "e2e/tests"),
     ("commits-soak", "Commit soak (ITestCommitFaults -Ddtap.commit.tasks=100 -Ddtap.commit.files=100)",
      "10,000 files from 100 tasks with a connection reset on 1 % of requests. Run by hand; not "
      "part of CI."),

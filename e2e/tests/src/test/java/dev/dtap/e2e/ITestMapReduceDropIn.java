@@ -149,7 +149,7 @@ class ITestMapReduceDropIn {
                 .uploads())
         .as("uploads neither completed nor aborted")
         .isEmpty();
-    ReliabilityLog.open("engines")
+    ReliabilityLog.open("engines-mapreduce")
         .row(
             "MapReduce TeraSort of "
                 + ROWS

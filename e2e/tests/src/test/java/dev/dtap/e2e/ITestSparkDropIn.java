@@ -204,7 +204,7 @@ class ITestSparkDropIn {
       }
     }
     awaitNoUploadsUnder(prefix + "/");
-    ReliabilityLog.open("engines")
+    ReliabilityLog.open("engines-spark")
         .row(
             "Spark partitioned Parquet write of "
                 + ROWS

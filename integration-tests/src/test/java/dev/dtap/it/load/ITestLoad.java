@@ -41,9 +41,11 @@ class ITestLoad {
   private static final int SIZE = (MIB << 20) / OBJECTS;
   private static MinioFixture minio;
   private static String bucket;
+  private static ReliabilityLog log;
 
   @BeforeAll
   static void objects() throws Exception {
+    log = ReliabilityLog.open(SECONDS == 15 && MIB == 256 ? "load" : "load-soak");
     minio = MinioFixture.get();
     bucket = minio.createBucket("load");
     byte[] buf = new byte[SIZE];
@@ -142,26 +144,25 @@ class ITestLoad {
     // the heap stayed bounded when no reader failed: an OutOfMemoryError is counted as an error
     // (this test found one, in the cache's readahead, before the memory tier's default followed
     // the heap); the figure is the sum of the heap pools' peaks, an upper bound
-    ReliabilityLog.open(SECONDS == 15 && MIB == 256 ? "load" : "load-soak")
-        .row(
-            CLIENTS
-                + " client processes x "
-                + THREADS
-                + " reader threads for "
-                + SECONDS
-                + " s over "
-                + MIB
-                + " MiB in MinIO, cache on",
-            "load (sequential whole-object and random 8-range reads, mixed)",
-            "0 errors, 0 wrong bytes; "
-                + r[0]
-                + " reads, "
-                + r[1]
-                + " MiB read; dtap's byte counts equal the"
-                + " readers'; peak heap of a client at most "
-                + r[2]
-                + " MiB (-Xmx512m; the sum of the heap pools' peaks)",
-            "0");
+    log.row(
+        CLIENTS
+            + " client processes x "
+            + THREADS
+            + " reader threads for "
+            + SECONDS
+            + " s over "
+            + MIB
+            + " MiB in MinIO, cache on",
+        "load (sequential whole-object and random 8-range reads, mixed)",
+        "0 errors, 0 wrong bytes; "
+            + r[0]
+            + " reads, "
+            + r[1]
+            + " MiB read; dtap's byte counts equal the"
+            + " readers'; peak heap of a client at most "
+            + r[2]
+            + " MiB (-Xmx512m; the sum of the heap pools' peaks)",
+        "0");
   }
 
   @Test
@@ -193,27 +194,26 @@ class ITestLoad {
       Files.createFile(stop.toPath());
       long[] r = collect(clients);
       System.out.println("load through the service: done, " + service.stats());
-      ReliabilityLog.open(SECONDS == 15 && MIB == 256 ? "load" : "load-soak")
-          .row(
-              CLIENTS
-                  + " client processes x "
-                  + THREADS
-                  + " reader threads for at least "
-                  + SECONDS
-                  + " s over "
-                  + MIB
-                  + " MiB in MinIO through the host cache service",
-              "the cache service killed (SIGKILL) under load, then restarted",
-              "0 errors, 0 wrong bytes; "
-                  + r[0]
-                  + " reads, "
-                  + r[1]
-                  + " MiB read; the readers went to the store while it was down and back to it"
-                  + " once restarted; dtap's byte counts equal the readers'; peak heap of a"
-                  + " client at most "
-                  + r[2]
-                  + " MiB",
-              "0");
+      log.row(
+          CLIENTS
+              + " client processes x "
+              + THREADS
+              + " reader threads for at least "
+              + SECONDS
+              + " s over "
+              + MIB
+              + " MiB in MinIO through the host cache service",
+          "the cache service killed (SIGKILL) under load, then restarted",
+          "0 errors, 0 wrong bytes; "
+              + r[0]
+              + " reads, "
+              + r[1]
+              + " MiB read; the readers went to the store while it was down and back to it"
+              + " once restarted; dtap's byte counts equal the readers'; peak heap of a"
+              + " client at most "
+              + r[2]
+              + " MiB",
+          "0");
     }
   }
 
