@@ -40,12 +40,14 @@ class ITestSparkDropIn {
 
   private MinioFixture minio;
   private String bucket;
+  private ReliabilityLog sparkFaults;
   private HdfsCluster hdfs;
   private SparkStandalone standalone;
   private File dir;
 
   @BeforeAll
   void start() throws IOException {
+    sparkFaults = ReliabilityLog.open("engines-spark");
     minio = MinioFixture.get();
     bucket = minio.createBucket("e2e-spark");
     hdfs = HdfsCluster.start("spark-hdfs");
@@ -162,9 +164,10 @@ class ITestSparkDropIn {
    * the job's store traffic part-way through its answer: the job either commits the whole table,
    * read back equal to what it wrote, or fails leaving no data file; no upload is left pending.
    */
-  @Test
-  void aWriteUnderConnectionResetsCommitsWholeOrNothing() throws Exception {
-    String prefix = "lake/spark/faults";
+  @ParameterizedTest
+  @ValueSource(strings = {"magic", "staging"})
+  void aWriteUnderConnectionResetsCommitsWholeOrNothing(String committer) throws Exception {
+    String prefix = "lake/spark/faults-" + committer;
     String outcome;
     long faults;
     long requests;
@@ -175,9 +178,9 @@ class ITestSparkDropIn {
               .hadoop("fs.dtap.tap.lake.conf.fs.s3a.endpoint", proxy.endpoint().toString())
               .hadoop("fs.dtap.tap.lake.conf.fs.s3a.retry.interval", "10ms")
               .hadoop("fs.dtap.tap.lake.conf.fs.s3a.retry.throttle.interval", "10ms")
-              .dtapCommitters("magic")
+              .dtapCommitters(committer)
               .runAllowingFailure(
-                  "write-faults",
+                  "write-faults-" + committer,
                   "write",
                   "--format",
                   "parquet",
@@ -204,18 +207,19 @@ class ITestSparkDropIn {
       }
     }
     awaitNoUploadsUnder(prefix + "/");
-    ReliabilityLog.open("engines-spark")
-        .row(
-            "Spark partitioned Parquet write of "
-                + ROWS
-                + " rows through an S3 tap (magic committer, local[2,4])",
-            "connection reset part-way through every 25th answer of the job's store traffic ("
-                + faults
-                + " faults in "
-                + requests
-                + " requests)",
-            outcome + "; 0 pending uploads",
-            "0");
+    sparkFaults.row(
+        "Spark partitioned Parquet write of "
+            + ROWS
+            + " rows through an S3 tap ("
+            + committer
+            + " committer, local[2,4])",
+        "connection reset part-way through every 25th answer of the job's store traffic ("
+            + faults
+            + " faults in "
+            + requests
+            + " requests)",
+        outcome + "; 0 pending uploads",
+        "0");
   }
 
   @Test
