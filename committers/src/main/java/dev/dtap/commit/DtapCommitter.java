@@ -173,29 +173,12 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     }
   }
 
-  /**
-   * Exclusive task commit records rely on conditional writes; a store that ignores them would let a
-   * second write through silently, so check once per job.
-   */
+  /** Exclusive task commit records rely on conditional writes: check once per job. */
   private void checkConditionalPut() throws IOException {
-    String probe = ctx.layout.probe() + "-" + Long.toHexString(System.nanoTime());
-    byte[] data = new byte[0];
-    boolean first;
-    boolean second;
-    try {
-      first = ctx.store().putIfAbsent(probe, data);
-      second = ctx.store().putIfAbsent(probe, data);
-    } finally {
-      ctx.store().delete(java.util.List.of(probe));
-    }
-    if (!first || second) {
-      throw new IOException(
-          "The store of tap '"
-              + ctx.tap.name()
-              + "' does not honour conditional writes (If-None-Match: *); set "
-              + CommitterKeys.CONDITIONAL_PUT.name()
-              + "=false, and task commits will be last-writer-wins");
-    }
+    ConditionalPutProbe.check(
+        ctx.store(),
+        ctx.layout.probe() + "-" + Long.toHexString(System.nanoTime()),
+        ctx.tap.name());
   }
 
   /**
