@@ -44,6 +44,8 @@ class ITestToolCommands {
     conf.set(
         "fs.dtap.cache.dirs",
         new File(RepoRoot.data(), "tool-cache-" + System.nanoTime()).getAbsolutePath());
+    // a quota of its own: the default (25 % of the volume) warns on a disk fuller than that
+    conf.set("fs.dtap.cache.max.size", "1g");
     conf.set("fs.dtap.tap.lake.conf.fs.s3a.session.token.marker", Canary.secret("toolcmd"));
   }
 
