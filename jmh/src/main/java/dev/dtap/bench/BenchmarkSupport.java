@@ -1,5 +1,6 @@
 package dev.dtap.bench;
 
+import dev.dtap.cache.CacheAdmin;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -84,5 +85,27 @@ public final class BenchmarkSupport {
     Long v =
         ((IOStatisticsSource) fs).getIOStatistics().counters().get("dtap_cache_bytes_from_backend");
     return v == null ? 0 : v;
+  }
+
+  /**
+   * Reads a dtap file whole until a pass needs nothing from the store, at most five passes: a lone
+   * scan caches a page only the second time it meets it, and pages reach the disk in the
+   * background.
+   *
+   * @param fs the dtap filesystem
+   * @param path the file
+   * @param buffer the read buffer
+   * @param size the file's length
+   * @throws IOException on a read failure
+   * @throws InterruptedException if interrupted while pages are written
+   */
+  public static void warm(FileSystem fs, Path path, byte[] buffer, long size)
+      throws IOException, InterruptedException {
+    long before = -1;
+    for (int pass = 0; pass < 5 && backendBytes(fs) != before; pass++) {
+      before = backendBytes(fs);
+      readWhole(fs, path, buffer, size);
+      CacheAdmin.flushWrites();
+    }
   }
 }

@@ -1,6 +1,5 @@
 package dev.dtap.bench;
 
-import dev.dtap.cache.CacheAdmin;
 import dev.dtap.it.fixtures.CnodeProcess;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReaderProcess;
@@ -134,13 +133,7 @@ public class CacheNodeBenchmark {
         }
         fs = FileSystem.newInstance(URI.create("dtap://bench/"), conf);
         path = new Path("dtap://bench/data.bin");
-        // warm: read until a pass needs nothing from the store
-        long before = -1;
-        for (int pass = 0; pass < 5 && backendBytes() != before; pass++) {
-          before = backendBytes();
-          readWhole();
-          CacheAdmin.flushWrites();
-        }
+        BenchmarkSupport.warm(fs, path, buffer, SIZE);
       }
       if (pattern.equals("rand64k")) {
         random =

@@ -106,14 +106,7 @@ public class ReadPathBenchmark {
       }
     }
     if (impl.equals("dtap-warm")) {
-      // full warm-up: read until a pass needs nothing from the store (a lone scan caches a page
-      // the second time it meets it)
-      long before = -1;
-      for (int pass = 0; pass < 5 && backendBytes() != before; pass++) {
-        before = backendBytes();
-        readWhole();
-        CacheAdmin.flushWrites();
-      }
+      BenchmarkSupport.warm(fs, path, buffer, SIZE);
     }
     if (pattern.equals("rand64k")) {
       random = open("random");

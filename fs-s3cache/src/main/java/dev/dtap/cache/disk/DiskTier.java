@@ -103,30 +103,15 @@ public final class DiskTier {
    * @throws IOException on a fault of the disk (not for missing or corrupt pages)
    */
   public byte[] read(PageKey key) throws IOException {
-    for (int attempt = 0; ; attempt++) {
-      OpenPage page = openPage(key);
-      if (page == null) {
-        return null;
-      }
-      byte[] data = new byte[page.header.length()];
-      try {
-        if (data.length > 0) {
-          PageFile.read(page.channel, page.header, 0, data, 0, data.length);
-        }
-      } catch (PageFile.CorruptPageException e) {
-        corrupt(key);
-        return null;
-      } catch (ClosedChannelException e) {
-        // the shared channel was closed under us (evicted from the open-file cache): reopen once
-        open.asMap().remove(key, page);
-        if (attempt > 0) {
-          throw e;
-        }
-        continue;
-      }
-      quota.touch(key);
-      return data;
-    }
+    return readOpen(
+        key,
+        page -> {
+          byte[] data = new byte[page.header.length()];
+          if (data.length > 0) {
+            PageFile.read(page.channel, page.header, 0, data, 0, data.length);
+          }
+          return data;
+        });
   }
 
   /**
@@ -136,20 +121,40 @@ public final class DiskTier {
    * @throws IOException on a fault of the disk
    */
   public int read(PageKey key, int offset, byte[] dst, int dstOff, int len) throws IOException {
+    Integer copied =
+        readOpen(
+            key,
+            page -> {
+              if (offset + len > page.header.length()) {
+                return null; // shorter than the object says: not this version's page
+              }
+              PageFile.read(page.channel, page.header, offset, dst, dstOff, len);
+              return len;
+            });
+    return copied == null ? -1 : copied;
+  }
+
+  /** Reads from an open page; null when the page is not the one asked for. */
+  @FunctionalInterface
+  private interface PageRead<T> {
+    T read(OpenPage page) throws IOException;
+  }
+
+  /**
+   * Runs a read on the page's shared channel: a corrupt or mismatched page is dropped (null), a
+   * channel closed under the reader (evicted from the open-file cache) is reopened once.
+   */
+  private <T> T readOpen(PageKey key, PageRead<T> read) throws IOException {
     for (int attempt = 0; ; attempt++) {
       OpenPage page = openPage(key);
       if (page == null) {
-        return -1;
+        return null;
       }
-      if (offset + len > page.header.length()) {
-        corrupt(key); // shorter than the object says: not this version's page
-        return -1;
-      }
+      T result;
       try {
-        PageFile.read(page.channel, page.header, offset, dst, dstOff, len);
+        result = read.read(page);
       } catch (PageFile.CorruptPageException e) {
-        corrupt(key);
-        return -1;
+        result = null;
       } catch (ClosedChannelException e) {
         open.asMap().remove(key, page);
         if (attempt > 0) {
@@ -157,8 +162,12 @@ public final class DiskTier {
         }
         continue;
       }
+      if (result == null) {
+        corrupt(key);
+        return null;
+      }
       quota.touch(key);
-      return len;
+      return result;
     }
   }
 
