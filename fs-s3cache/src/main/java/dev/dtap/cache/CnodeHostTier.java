@@ -83,8 +83,14 @@ final class CnodeHostTier implements HostTier {
     if (c != null && c.isOpen()) {
       return c;
     }
-    if (!breaker.allow()) {
-      return null;
+    return breaker.allow() ? connect() : null;
+  }
+
+  /** Connects unless connected; the caller passed the breaker, and the outcome is reported. */
+  private CnodeClient connect() {
+    CnodeClient c = client;
+    if (c != null && c.isOpen()) {
+      return c;
     }
     synchronized (connectLock) {
       c = client;
@@ -145,7 +151,9 @@ final class CnodeHostTier implements HostTier {
   }
 
   private PageLookup lookup(PageKey key, boolean mayFill, String owner) {
-    CnodeClient c = client();
+    // the breaker is asked before every lookup, not only before connecting: a service that is
+    // up but late would otherwise cost every read its deadline
+    CnodeClient c = breaker.allow() ? connect() : null;
     if (c == null) {
       storeCounters.cnodeFallback();
       return null;
@@ -165,8 +173,8 @@ final class CnodeHostTier implements HostTier {
   private byte[] pageOf(PageKey key, PageLookup l, CacheCounters stream) {
     byte[] data = l.data();
     if (data == null && l.channel() != null) {
-      descriptors.put(key, l.channel());
       data = readWhole(key, l.channel());
+      keepDescriptor(key, l.channel(), data != null);
     }
     if (data != null) {
       stream.hitDisk(data.length);
@@ -221,13 +229,28 @@ final class CnodeHostTier implements HostTier {
         return len;
       }
       p = l.channel();
-      descriptors.put(key, p);
-    }
-    if (!readInto(key, p, offset, dst, dstOff, len)) {
+      boolean read = readInto(key, p, offset, dst, dstOff, len);
+      keepDescriptor(key, p, read);
+      if (!read) {
+        return -1;
+      }
+    } else if (!readInto(key, p, offset, dst, dstOff, len)) {
       return -1;
     }
     stream.hitDisk(len);
     return len;
+  }
+
+  /**
+   * Caches a new descriptor once it was read from (the cache may close it at once: it holds none
+   * when {@code fs.dtap.cnode.descriptors} is 0), or gives it back when the read failed.
+   */
+  private void keepDescriptor(PageKey key, PageChannel p, boolean good) {
+    if (good) {
+      descriptors.put(key, p);
+    } else {
+      closeDescriptor(key, p);
+    }
   }
 
   @Override

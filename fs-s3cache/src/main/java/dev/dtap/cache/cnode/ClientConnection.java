@@ -139,6 +139,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
       orphans.accept(this, f);
       f.release();
     } else if (!c.answer.complete(f)) {
+      // its caller gave up as it came: what it grants is given back
+      orphans.accept(this, f);
       f.release();
     }
   }

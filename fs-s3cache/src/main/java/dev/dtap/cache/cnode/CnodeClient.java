@@ -106,15 +106,24 @@ public final class CnodeClient implements Closeable {
     }
   }
 
+  /** Waits for a future and, when the time is up, fails it, so that a late completion is seen. */
   private static <T> T await(CompletableFuture<T> f, Duration timeout) throws IOException {
+    try {
+      return waitFor(f, timeout);
+    } catch (CnodeTimeoutException e) {
+      f.completeExceptionally(e);
+      throw e;
+    }
+  }
+
+  /** Waits for a future without changing it: the caller decides what a timeout does to it. */
+  private static <T> T waitFor(CompletableFuture<T> f, Duration timeout) throws IOException {
     try {
       return f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted waiting for the cache service");
     } catch (TimeoutException e) {
-      f.completeExceptionally(
-          new CnodeTimeoutException("the cache service did not answer within " + timeout));
       throw new CnodeTimeoutException("the cache service did not answer within " + timeout);
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
@@ -257,20 +266,26 @@ public final class CnodeClient implements Closeable {
   }
 
   private Frame answer(ClientConnection.Call call) throws IOException {
+    IOException failure;
     try {
       try {
-        return await(call.answer, settings.requestTimeout());
+        return waitFor(call.answer, settings.requestTimeout());
       } catch (CnodeTimeoutException e) {
         if (!call.waiting) {
           throw e;
         }
         // the service waits for another JVM's fill of this page: so do we, within the fill bound
-        return await(call.answer, settings.fillWait());
+        return waitFor(call.answer, settings.fillWait());
       }
     } catch (IOException e) {
-      data.abandon(call);
-      throw e;
+      failure = e;
     }
+    data.abandon(call);
+    if (call.answer.isCompletedExceptionally() || call.answer.completeExceptionally(failure)) {
+      throw failure;
+    }
+    // the answer came as we gave up: take it, rather than leave what it grants held
+    return call.answer.join();
   }
 
   /** An answer that came after its caller gave up: what it granted is given back. */

@@ -26,7 +26,7 @@ final class FrameCodec {
   /** Adds the framing handlers to a new connection's pipeline. */
   static void install(Channel ch) {
     ch.pipeline()
-        .addLast("frames", new LengthFieldBasedFrameDecoder(Wire.MAX_FRAME, 0, 4, 0, 4))
+        .addLast("frames", new Frames())
         .addLast("decoder", new Decoder())
         .addLast("encoder", new Encoder());
   }
@@ -37,6 +37,32 @@ final class FrameCodec {
 
     AuthenticationException(String message) {
       super(message);
+    }
+  }
+
+  /**
+   * Splits the stream into frames of up to {@link Wire#MAX_FRAME} bytes once the session is
+   * established, and of a handshake's few bytes before: a peer that has not proved it knows the
+   * secret cannot make the service buffer megabytes.
+   */
+  static final class Frames extends LengthFieldBasedFrameDecoder {
+    /** The largest frame before authentication; handshake frames are under 100 bytes. */
+    static final int MAX_HANDSHAKE_FRAME = 256;
+
+    Frames() {
+      super(Wire.MAX_FRAME, 0, 4, 0, 4);
+    }
+
+    @Override
+    protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+      if (in.readableBytes() >= 4
+          && ctx.channel().attr(SESSION).get() == null
+          && in.getUnsignedInt(in.readerIndex()) > MAX_HANDSHAKE_FRAME) {
+        long length = in.getUnsignedInt(in.readerIndex());
+        in.skipBytes(in.readableBytes()); // nothing is left to decode once the connection closes
+        throw new AuthenticationException("a frame of " + length + " bytes before authentication");
+      }
+      return super.decode(ctx, in);
     }
   }
 

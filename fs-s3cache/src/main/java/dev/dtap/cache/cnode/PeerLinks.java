@@ -7,9 +7,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,6 +25,20 @@ final class PeerLinks {
   private final CnodeSettings settings;
   private final Bootstrap bootstrap;
   private final Map<String, CompletableFuture<ClientConnection>> links = new ConcurrentHashMap<>();
+
+  /** One thread at most, gone when idle: peers are few and their names are resolved once. */
+  private final ThreadPoolExecutor resolver =
+      new ThreadPoolExecutor(
+          0,
+          1,
+          30,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          r -> {
+            Thread t = new Thread(r, "dtap-cnode-peer-resolver");
+            t.setDaemon(true);
+            return t;
+          });
 
   PeerLinks(CnodeSettings settings, EventLoopGroup group) {
     this.settings = settings;
@@ -132,7 +149,29 @@ final class PeerLinks {
 
   private CompletableFuture<ClientConnection> connect(String host) {
     InetSocketAddress a = settings.peerAddress(host);
-    return ClientConnection.open(
-        bootstrap, new InetSocketAddress(a.getHostString(), a.getPort()), settings.secret());
+    CompletableFuture<ClientConnection> link = new CompletableFuture<>();
+    // names are resolved off the event loops: a slow or unknown name would stall every connection
+    // on the loop that asked
+    resolver.execute(
+        () -> {
+          InetSocketAddress address = new InetSocketAddress(a.getHostString(), a.getPort());
+          if (address.isUnresolved()) {
+            link.completeExceptionally(new UnknownHostException("peer host " + host));
+            return;
+          }
+          // a peer that takes the connection but never finishes the handshake (stopped, its
+          // loops blocked) is given up at the deadline, which closes the connection
+          ClientConnection.open(bootstrap, address, settings.secret())
+              .orTimeout(settings.peerTimeout().toMillis(), TimeUnit.MILLISECONDS)
+              .whenComplete(
+                  (c, e) -> {
+                    if (e != null) {
+                      link.completeExceptionally(e);
+                    } else {
+                      link.complete(c);
+                    }
+                  });
+        });
+    return link;
   }
 }

@@ -50,6 +50,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   /** Pages whose descriptors this connection holds, with how many times. */
   private final Map<PageKey, Integer> pins = new HashMap<>();
 
+  /** Set once the connection is gone; guarded by this, as {@link #pins} is. */
+  private boolean closed;
+
   ServerConnection(CacheNode node, boolean domainSocket) {
     this.node = node;
     this.domainSocket = domainSocket;
@@ -148,6 +151,11 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (!ctx.channel().isActive()) {
+      // what is left in the decoder when a refused connection closes: counted once already
+      ctx.close();
+      return;
+    }
     if (cause instanceof FrameCodec.AuthenticationException
         || cause.getCause() instanceof FrameCodec.AuthenticationException) {
       node.metrics().authFailures.increment();
@@ -166,6 +174,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       d.close();
     }
     synchronized (this) {
+      closed = true;
       for (Map.Entry<PageKey, Integer> e : pins.entrySet()) {
         for (int i = 0; i < e.getValue(); i++) {
           node.disk().unpin(e.getKey());
@@ -247,6 +256,12 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       return false;
     }
     synchronized (this) {
+      if (closed) {
+        // the client went away while the page was being handed over: nobody will release it
+        closeQuietly(file);
+        node.disk().unpin(key);
+        return false;
+      }
       pins.merge(key, 1, Integer::sum);
     }
     node.metrics().shortCircuitGrants.increment();

@@ -1,7 +1,6 @@
 package dev.dtap.cache.disk;
 
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -15,7 +14,7 @@ final class DiskQuota {
   private final DiskIndex index = new DiskIndex();
   private final long[] quota;
   private final AtomicLongArray used;
-  private final ConcurrentHashMap<PageKey, AtomicInteger> pins = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PageKey, Integer> pins = new ConcurrentHashMap<>();
 
   DiskQuota(int dirs) {
     this.quota = new long[dirs];
@@ -99,11 +98,13 @@ final class DiskQuota {
   }
 
   void pin(PageKey key) {
-    pins.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+    // one atomic step per change: a count taken to 0 by an unpin is never incremented after its
+    // removal
+    pins.merge(key, 1, Integer::sum);
   }
 
   void unpin(PageKey key) {
-    pins.computeIfPresent(key, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+    pins.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
   }
 
   boolean pinned(PageKey key) {

@@ -7,6 +7,11 @@ import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import dev.dtap.fs.testing.Await;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,6 +150,77 @@ class TestCacheNode {
       pool.shutdown();
     }
     assertThat(read(client().lookup(key, false, null))).isEqualTo(page);
+  }
+
+  @Test
+  void aWaiterOutlastsItsRequestDeadlineWhileAnotherJvmFills() throws Exception {
+    CnodeClient a = client();
+    PageLookup lease = a.lookup(key, true, null);
+    assertThat(lease.lease()).isPositive();
+    Configuration quick = new Configuration(false);
+    quick.set(CnodeKeys.REQUEST_TIMEOUT.name(), "50ms");
+    CnodeClient b = client(quick);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      long start = System.nanoTime();
+      Future<PageLookup> waiting = pool.submit(() -> b.lookup(key, true, null));
+      Await.until(
+          "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
+      Await.until(
+          "b's request deadline passed",
+          Duration.ofSeconds(30),
+          () -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(250));
+      // a wait the service announced is bounded by the fill wait (10 s), not the request deadline
+      assertThat(waiting.isDone()).as("b gave up at its request deadline").isFalse();
+      a.fill(lease.lease(), key, page);
+      PageLookup hit = waiting.get();
+      assertThat(hit.isHit()).isTrue();
+      assertThat(read(hit)).isEqualTo(page);
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(stat("cnode_fills")).as("one backend read").isEqualTo(1);
+  }
+
+  @Test
+  void aPeerThatNeverShakesHandsIsGivenUpAtThePeerDeadline() throws Exception {
+    // the kernel accepts connections for it, and it never says a word: a stopped JVM
+    try (ServerSocket stuck = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      node.close();
+      support.conf.set(CnodeKeys.PEERS.name(), "stuck=127.0.0.1:" + stuck.getLocalPort());
+      support.conf.set(CnodeKeys.PEER_TIMEOUT.name(), "200ms");
+      support.conf.set(CnodeKeys.FILL_WAIT.name(), "30s");
+      node = support.start();
+      PageLookup first = client().lookup(key, true, "stuck");
+      assertThat(first.lease())
+          .as("the peer was given up, and the asking client reads the backend")
+          .isPositive();
+      assertThat(stat("cnode_peer_reads_asked")).isEqualTo(1);
+      assertThat(stat("cnode_fill_wait_timeouts")).isZero();
+    }
+  }
+
+  @Test
+  void aLargeFrameBeforeAuthenticationIsRefusedOnItsHeader() throws Exception {
+    long before = stat("cnode_auth_failures");
+    try (Socket s = new Socket("127.0.0.1", node.port())) {
+      s.setSoTimeout(60_000);
+      // announces a frame of 1 MiB and sends a few bytes of it: refused, not buffered
+      s.getOutputStream().write(new byte[] {0, 16, 0, 0, 1, 2, 3});
+      InputStream in = s.getInputStream();
+      try {
+        while (in.read(new byte[4096]) >= 0) {
+          // the service's HELLO, then the end
+        }
+      } catch (SocketException e) {
+        // reset: closed with our bytes unread
+      }
+    }
+    Await.until(
+        "the refusal is counted",
+        Duration.ofSeconds(30),
+        () -> stat("cnode_auth_failures") == before + 1);
+    assertThat(stat("cnode_handshake_timeouts")).as("not dropped for being slow").isZero();
   }
 
   @Test
