@@ -2,6 +2,7 @@ package dev.dtap.cache.cnode;
 
 import dev.dtap.cache.disk.DiskEvents;
 import dev.dtap.cache.disk.DiskIo;
+import dev.dtap.cache.disk.DiskKeys;
 import dev.dtap.cache.disk.DiskSettings;
 import dev.dtap.cache.disk.DiskTier;
 import java.io.Closeable;
@@ -58,7 +59,13 @@ public final class CacheNode implements Closeable {
               }
             },
             DiskIo.NIO);
-    disk.prepare();
+    try {
+      disk.prepare();
+    } catch (IOException e) {
+      throw new IOException(
+          "The cache service cannot prepare its directories (" + DiskKeys.DIRS.name() + "): " + e,
+          e);
+    }
     // a restarted service recovers the pages it had: the disk is the truth
     disk.scan();
     metrics.gauge("cnode_pages", disk::pages);
@@ -79,11 +86,11 @@ public final class CacheNode implements Closeable {
     this.requests = new NodeRequests(this, fills, diskPool, peers);
     try {
       transport.start();
+      metrics.register();
     } catch (IOException | RuntimeException e) {
       closeQuietly();
       throw e;
     }
-    metrics.register();
     LOG.info(
         "dtap cnode: serving host {} on {} and TCP port {}; {} pages ({} bytes) on disk",
         settings.host(),

@@ -1,5 +1,7 @@
 package dev.dtap.cache.cnode;
 
+import dev.dtap.cache.disk.CacheDirectory;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -44,6 +46,7 @@ final class NodeMetrics implements MetricsSource {
   final LongAdder corruptPages = new LongAdder();
   final LongAdder evictions = new LongAdder();
   final LongAdder connections = new LongAdder();
+  final LongAdder diskQueueFull = new LongAdder();
 
   private final String host;
   private final Map<String, LongSupplier> gauges = new LinkedHashMap<>();
@@ -83,6 +86,7 @@ final class NodeMetrics implements MetricsSource {
     m.put("cnode_corrupt_pages", corruptPages.sum());
     m.put("cnode_evictions", evictions.sum());
     m.put("cnode_connections", connections.sum());
+    m.put("cnode_disk_queue_full", diskQueueFull.sum());
     for (Map.Entry<String, LongSupplier> g : gauges.entrySet()) {
       m.put(g.getKey(), g.getValue().getAsLong());
     }
@@ -116,5 +120,34 @@ final class NodeMetrics implements MetricsSource {
       system.shutdown();
       system = null;
     }
+  }
+
+  /**
+   * The {@code stats} answer: the host, every counter and gauge, and each cache directory as {@code
+   * dir=pages,bytes,quota,usable,problem,path}. Stats every page file: call off the loops.
+   */
+  static String report(CacheNode node) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("host=").append(node.settings().host()).append('\n');
+    for (Map.Entry<String, Long> e : node.metrics().snapshot().entrySet()) {
+      sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+    }
+    for (Path dir : node.disk().settings().dirs()) {
+      CacheDirectory d = CacheDirectory.inspect(node.disk().settings(), dir);
+      sb.append("dir=")
+          .append(d.pages())
+          .append(',')
+          .append(d.bytes())
+          .append(',')
+          .append(d.quotaBytes())
+          .append(',')
+          .append(d.usableBytes())
+          .append(',')
+          .append(d.problem() == null ? "" : d.problem())
+          .append(',')
+          .append(dir)
+          .append('\n');
+    }
+    return sb.toString();
   }
 }

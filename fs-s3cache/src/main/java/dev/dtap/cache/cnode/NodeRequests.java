@@ -9,10 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +30,14 @@ final class NodeRequests {
   private final FillTable fills;
   private final ExecutorService diskPool;
   private final PeerLinks peers;
+
+  /**
+   * Page bytes waiting for the disk at most (fills and offers): a disk that falls behind refuses
+   * fills rather than grow the heap of the process the service runs in (a NodeManager's).
+   */
+  static final long QUEUED_BYTES_MAX = 256L << 20;
+
+  private final AtomicLong queuedBytes = new AtomicLong();
 
   NodeRequests(CacheNode node, FillTable fills, ExecutorService diskPool, PeerLinks peers) {
     this.node = node;
@@ -243,6 +251,14 @@ final class NodeRequests {
 
   /** Writes a page on a disk thread, then answers the filler and everyone waiting for it. */
   private void store(PageKey key, byte[] data, ServerConnection filler, long id) {
+    if (!reserve(data.length)) {
+      // the disk is behind: the filler keeps its page, and a waiter reads the backend
+      if (filler != null) {
+        filler.send(Wire.REFUSED, id);
+      }
+      handOff(fills.storeFailed(key));
+      return;
+    }
     try {
       diskPool.execute(
           () -> {
@@ -255,6 +271,8 @@ final class NodeRequests {
               }
               handOff(fills.storeFailed(key));
               return;
+            } finally {
+              queuedBytes.addAndGet(-data.length);
             }
             node.metrics().fills.increment();
             node.metrics().bytesFilled.add(data.length);
@@ -271,10 +289,25 @@ final class NodeRequests {
           });
     } catch (RejectedExecutionException e) {
       // stopping
+      queuedBytes.addAndGet(-data.length);
       if (filler != null) {
         filler.send(Wire.REFUSED, id);
       }
     }
+  }
+
+  /**
+   * Counts page bytes into the disk queue, unless it holds {@link #QUEUED_BYTES_MAX} already (a
+   * page is always taken into an empty queue).
+   */
+  private boolean reserve(int bytes) {
+    long after = queuedBytes.addAndGet(bytes);
+    if (after > QUEUED_BYTES_MAX && after != bytes) {
+      queuedBytes.addAndGet(-bytes);
+      node.metrics().diskQueueFull.increment();
+      return false;
+    }
+    return true;
   }
 
   private void answerWaiters(List<FillTable.Waiter> waiters, PageKey key) {
@@ -296,6 +329,10 @@ final class NodeRequests {
       c.send(Wire.OK, id);
       return;
     }
+    if (!reserve(data.length)) {
+      c.send(Wire.OK, id); // an offer is a favour: dropped while the disk is behind
+      return;
+    }
     try {
       diskPool.execute(
           () -> {
@@ -306,16 +343,32 @@ final class NodeRequests {
               }
             } catch (IOException | RuntimeException e) {
               LOG.debug("dtap cnode: cannot store an offered page: {}", e.toString());
+            } finally {
+              queuedBytes.addAndGet(-data.length);
             }
             node.metrics().offers.increment();
             c.send(Wire.OK, id);
           });
     } catch (RejectedExecutionException e) {
+      queuedBytes.addAndGet(-data.length);
       c.send(Wire.OK, id);
     }
   }
 
+  /** Runs disk work (reads, stats) off the event loops; while stopping, {@code stopping} runs. */
+  private void onDisk(Runnable work, Runnable stopping) {
+    try {
+      diskPool.execute(work);
+    } catch (RejectedExecutionException e) {
+      stopping.run();
+    }
+  }
+
   private void peerGet(ServerConnection c, long id, PageKey key) {
+    onDisk(() -> servePeer(c, id, key), () -> c.send(Wire.NOT_FOUND, id));
+  }
+
+  private void servePeer(ServerConnection c, long id, PageKey key) {
     byte[] file;
     try {
       file = Files.readAllBytes(node.disk().pathOf(key));
@@ -342,7 +395,7 @@ final class NodeRequests {
   }
 
   private void clear(ServerConnection c, long id) {
-    diskPool.execute(
+    onDisk(
         () -> {
           try {
             node.disk().clear();
@@ -350,33 +403,19 @@ final class NodeRequests {
             LOG.warn("dtap cnode: cannot clear the cache: {}", e.toString());
           }
           c.send(Wire.OK, id);
-        });
+        },
+        () -> c.send(Wire.REFUSED, id));
   }
 
+  /**
+   * Inspecting the directories stats every page file: seconds on a large cache, so off the loop.
+   */
   private void stats(ServerConnection c, long id) {
-    StringBuilder sb = new StringBuilder();
-    sb.append("host=").append(node.settings().host()).append('\n');
-    for (Map.Entry<String, Long> e : node.metrics().snapshot().entrySet()) {
-      sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
-    }
-    for (java.nio.file.Path dir : node.disk().settings().dirs()) {
-      dev.dtap.cache.disk.CacheDirectory d =
-          dev.dtap.cache.disk.CacheDirectory.inspect(node.disk().settings(), dir);
-      sb.append("dir=")
-          .append(d.pages())
-          .append(',')
-          .append(d.bytes())
-          .append(',')
-          .append(d.quotaBytes())
-          .append(',')
-          .append(d.usableBytes())
-          .append(',')
-          .append(d.problem() == null ? "" : d.problem())
-          .append(',')
-          .append(dir)
-          .append('\n');
-    }
-    byte[] text = sb.toString().getBytes(StandardCharsets.UTF_8);
+    onDisk(() -> sendStats(c, id), () -> c.send(Wire.REFUSED, id));
+  }
+
+  private void sendStats(ServerConnection c, long id) {
+    byte[] text = NodeMetrics.report(node).getBytes(StandardCharsets.UTF_8);
     c.send(new Frame(Wire.STATS_REPLY, id, Unpooled.wrappedBuffer(text)));
   }
 

@@ -14,9 +14,13 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -39,6 +43,15 @@ final class ServerTransport {
   private final EventLoopGroup group;
   private Channel domain;
   private Channel tcp;
+
+  /** Linux's limit on a socket's path (108 bytes with the terminating zero). */
+  private static final int MAX_SOCKET_PATH = 107;
+
+  /** Held while the service runs: one service per socket path. */
+  private SocketLock lock;
+
+  /** The file key of the socket this service bound, so that it deletes no other at close. */
+  private Object boundSocket;
 
   ServerTransport(CacheNode node) {
     this.node = node;
@@ -76,26 +89,80 @@ final class ServerTransport {
     CnodeSettings s = node.settings();
     if (epoll) {
       Path socket = s.socket();
-      Files.createDirectories(socket.getParent());
-      if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
-        if (listening(socket)) {
-          throw new IOException(
-              "Another cache service listens on "
-                  + socket
-                  + " ("
-                  + CnodeKeys.SOCKET.name()
-                  + "): one per host");
-        }
-        // left by a service that died: nothing listens on it any more
-        Files.delete(socket);
+      try {
+        Files.createDirectories(socket.getParent());
+      } catch (IOException e) {
+        throw new IOException(
+            "Cannot create the directory of " + CnodeKeys.SOCKET.name() + " " + socket + ": " + e,
+            e);
       }
-      domain = bind(EpollServerDomainSocketChannel.class, new DomainSocketAddress(socket.toFile()));
-      secureSocketFile(socket, s.socketGroup());
+      lock = SocketLock.acquire(socket);
+      clearStaleSocket(socket);
+      // bound where only this user can reach it, and moved into place once its mode and group
+      // are set: no connection is accepted with the umask's permissions
+      Path staging = socket.resolveSibling("." + socket.getFileName() + ".new");
+      int length = staging.resolve("s").toString().getBytes(StandardCharsets.UTF_8).length;
+      if (length > MAX_SOCKET_PATH) {
+        throw new IOException(
+            CnodeKeys.SOCKET.name()
+                + " "
+                + socket
+                + " is too long for a Unix domain socket: at most "
+                + (MAX_SOCKET_PATH - length + socket.toString().length())
+                + " characters here");
+      }
+      deleteStaging(staging);
+      Files.createDirectory(
+          staging,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      try {
+        Path staged = staging.resolve("s");
+        domain =
+            bind(EpollServerDomainSocketChannel.class, new DomainSocketAddress(staged.toFile()));
+        secureSocketFile(staged, s.socketGroup());
+        Files.move(staged, socket, StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        deleteStaging(staging);
+      }
+      boundSocket =
+          Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+              .fileKey();
     }
     tcp =
         bind(
             epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class,
             new InetSocketAddress(s.bindHost(), s.port()));
+  }
+
+  /** Removes a socket left by a service that died; anything else at the path is refused. */
+  private void clearStaleSocket(Path socket) throws IOException {
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return;
+    }
+    if (!a.isOther()) {
+      throw new IOException(
+          CnodeKeys.SOCKET.name()
+              + " "
+              + socket
+              + " exists and is not a socket: remove it or choose another path");
+    }
+    if (listening(socket)) {
+      throw new IOException(
+          "Another cache service listens on "
+              + socket
+              + " ("
+              + CnodeKeys.SOCKET.name()
+              + "): one per host");
+    }
+    Files.delete(socket);
+  }
+
+  private static void deleteStaging(Path staging) throws IOException {
+    Files.deleteIfExists(staging.resolve("s"));
+    Files.deleteIfExists(staging);
   }
 
   private boolean listening(Path socket) {
@@ -162,8 +229,19 @@ final class ServerTransport {
         throw new IOException(
             CnodeKeys.SOCKET_GROUP.name() + " names no group of this host: " + group, e);
       }
-      Files.getFileAttributeView(socket, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-          .setGroup(g);
+      try {
+        Files.getFileAttributeView(socket, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+            .setGroup(g);
+      } catch (IOException e) {
+        throw new IOException(
+            "Cannot give the cache service's socket the group "
+                + group
+                + " ("
+                + CnodeKeys.SOCKET_GROUP.name()
+                + "): the service's user must be a member of it: "
+                + e,
+            e);
+      }
     }
   }
 
@@ -175,12 +253,21 @@ final class ServerTransport {
       tcp.close().syncUninterruptibly();
     }
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-    if (domain != null) {
+    if (boundSocket != null) {
+      // only the socket this service bound: another may have taken the path since
+      Path socket = node.settings().socket();
       try {
-        Files.deleteIfExists(node.settings().socket());
+        if (boundSocket.equals(
+            Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                .fileKey())) {
+          Files.delete(socket);
+        }
       } catch (IOException e) {
-        // the next start removes it
+        // gone already, or the next start removes it
       }
+    }
+    if (lock != null) {
+      lock.close();
     }
   }
 }
