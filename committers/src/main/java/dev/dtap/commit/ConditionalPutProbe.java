@@ -41,16 +41,42 @@ final class ConditionalPutProbe {
           store.putIfAbsent(probe, data)
               || store.get(probe).map(b -> Arrays.equals(b, data)).orElse(false);
       second = store.putIfAbsent(probe, data);
-    } finally {
-      store.delete(List.of(probe));
+    } catch (IOException | RuntimeException e) {
+      deleteAfterFailure(store, probe, e);
+      throw e;
     }
-    if (!first || second) {
+    // best effort: a probe left behind sits in the job's own directory, which commit and abort
+    // remove; a failed delete must not fail the setup of a job on a healthy store
+    deleteAfterFailure(store, probe, null);
+    if (second) {
       throw new IOException(
           "The store of tap '"
               + tap
-              + "' does not honour conditional writes (If-None-Match: *); set "
+              + "' does not honour conditional writes (If-None-Match: *): it wrote an object"
+              + " over an existing one; set "
               + CommitterKeys.CONDITIONAL_PUT.name()
               + "=false, and task commits will be last-writer-wins");
+    }
+    if (!first) {
+      throw new IOException(
+          "The store of tap '"
+              + tap
+              + "' refused a conditional write (If-None-Match: *) of a new object in job setup:"
+              + " another write to it may still have been in progress; run the job again, and if"
+              + " this persists the store does not honour conditional writes: set "
+              + CommitterKeys.CONDITIONAL_PUT.name()
+              + "=false, and task commits will be last-writer-wins");
+    }
+  }
+
+  /** Deletes the probe; a failure is added to {@code cause} when there is one, else dropped. */
+  private static void deleteAfterFailure(MultipartStore store, String probe, Throwable cause) {
+    try {
+      store.delete(List.of(probe));
+    } catch (IOException | RuntimeException e) {
+      if (cause != null) {
+        cause.addSuppressed(e);
+      }
     }
   }
 }

@@ -55,4 +55,44 @@ class TestConditionalPutProbe {
         .hasMessageContaining("tap 'lake'")
         .hasMessageContaining(CommitterKeys.CONDITIONAL_PUT.name());
   }
+
+  @Test
+  void aStoreThatRefusesANewObjectIsReportedAsSuchAndTheSetupMayBeRetried() {
+    MultipartStore refusing =
+        new ForwardingStore(local) {
+          @Override
+          public boolean putIfAbsent(String key, byte[] data) {
+            return false; // 409: another conditional write in progress, as the store says
+          }
+        };
+    assertThatThrownBy(() -> ConditionalPutProbe.check(refusing, "job/probe", "lake"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("tap 'lake'")
+        .hasMessageContaining("run the job again")
+        .hasMessageContaining(CommitterKeys.CONDITIONAL_PUT.name());
+  }
+
+  @Test
+  void aFailedDeleteOfTheProbeNeitherFailsAHealthyStoreNorHidesTheRealError() throws Exception {
+    MultipartStore undeletable =
+        new ForwardingStore(local) {
+          @Override
+          public void delete(java.util.Collection<String> keys) throws IOException {
+            throw new IOException("delete refused");
+          }
+        };
+    ConditionalPutProbe.check(undeletable, "job/probe", "lake");
+
+    IOException denied = new IOException("access denied");
+    MultipartStore failing =
+        new ForwardingStore(undeletable) {
+          @Override
+          public boolean putIfAbsent(String key, byte[] data) throws IOException {
+            throw denied;
+          }
+        };
+    assertThatThrownBy(() -> ConditionalPutProbe.check(failing, "job/probe2", "lake"))
+        .isSameAs(denied)
+        .satisfies(e -> assertThat(e.getSuppressed()).hasSize(1));
+  }
 }
