@@ -50,12 +50,37 @@ final class S3Errors {
     return isStatus(e, 404) && !"NoSuchBucket".equals(code(e));
   }
 
+  /**
+   * A failure before the store answered in full (connect, DNS, TLS, timeout, a cut answer): the
+   * client's text may name the endpoint, so the message tells only the failure's kind; the cause
+   * keeps the rest.
+   *
+   * @param operation what was asked
+   * @param where the dtap path it concerned
+   * @param e the client's exception
+   * @return a plain IOException, which S3A's retry policy retries for idempotent requests
+   */
+  static IOException unanswered(String operation, String where, Exception e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return new IOException(
+        operation
+            + " "
+            + where
+            + ": no complete answer from the store ("
+            + root.getClass().getSimpleName()
+            + ")",
+        e);
+  }
+
   static IOException translate(String operation, String where, SdkException e) {
     if (e instanceof AbortedException || Thread.currentThread().isInterrupted()) {
       return interrupted(operation, where, e);
     }
     if (!(e instanceof AwsServiceException)) {
-      return new IOException(operation + " " + where + ": " + e.getMessage(), e);
+      return unanswered(operation, where, e);
     }
     AwsServiceException s = (AwsServiceException) e;
     String message = s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorMessage();
@@ -73,8 +98,7 @@ final class S3Errors {
    * @return a plain IOException, which S3A's retry policy retries for idempotent requests
    */
   static IOException translate(String operation, String where, UncheckedIOException e) {
-    IOException cause = e.getCause();
-    return new IOException(operation + " " + where + ": " + cause.getMessage(), cause);
+    return unanswered(operation, where, e.getCause());
   }
 
   /**

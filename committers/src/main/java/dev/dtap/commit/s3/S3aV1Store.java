@@ -68,7 +68,7 @@ final class S3aV1Store implements MultipartStore {
     if (Thread.currentThread().isInterrupted()) {
       return S3Errors.interrupted(operation, where, e);
     }
-    return new IOException(operation + " " + where + ": " + e.getMessage(), e);
+    return S3Errors.unanswered(operation, where, e);
   }
 
   private static boolean status(AmazonClientException e, int status) {

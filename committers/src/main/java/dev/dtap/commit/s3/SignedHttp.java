@@ -200,8 +200,8 @@ final class SignedHttp {
         throw e;
       } catch (IOException e) {
         if (attempt >= attempts) {
-          throw new IOException(
-              what + ": " + e.getMessage() + " (after " + attempt + " attempts)", e);
+          IOException last = S3Errors.unanswered(what, "after " + attempt + " attempts", e);
+          throw new IOException(last.getMessage(), e);
         }
         pause(attempt, what);
         continue;

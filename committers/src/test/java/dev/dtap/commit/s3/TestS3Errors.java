@@ -1,0 +1,38 @@
+package dev.dtap.commit.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import org.junit.jupiter.api.Test;
+
+class TestS3Errors {
+  private static final String ENDPOINT = "minio.lake.example.com:9000";
+
+  @Test
+  void aFailureBeforeTheStoreAnsweredTellsItsKindButNotTheEndpoint() {
+    Exception client =
+        new RuntimeException(
+            "Unable to execute HTTP request: Connect to " + ENDPOINT + " failed",
+            new ConnectException("Connect to " + ENDPOINT + " failed: Connection refused"));
+    IOException e =
+        S3Errors.unanswered("Initiating an upload of", "dtap://lake/out/part-0", client);
+    assertThat(e.getMessage())
+        .contains("dtap://lake/out/part-0")
+        .contains("ConnectException")
+        .doesNotContain("minio.lake")
+        .doesNotContain("9000");
+    assertThat(e.getCause())
+        .as("the cause keeps the client's text for a debugger")
+        .isSameAs(client);
+  }
+
+  @Test
+  void anAnswerCutShortTellsItsKindButNotTheEndpoint() {
+    UncheckedIOException cut =
+        new UncheckedIOException(new IOException("Premature end of " + ENDPOINT + " response"));
+    IOException e = S3Errors.translate("Listing the parts of", "dtap://lake/out/part-0", cut);
+    assertThat(e.getMessage()).contains("dtap://lake/out/part-0").doesNotContain("minio.lake");
+  }
+}
