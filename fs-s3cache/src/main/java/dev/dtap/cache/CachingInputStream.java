@@ -98,7 +98,11 @@ final class CachingInputStream extends PageReads
   }
 
   private byte[] loadThroughStore(long index) throws IOException {
-    return store.load(id.page(index), ownerOf(index), () -> loadPage(index), counters);
+    PageStore.Loader loader =
+        store.host().shared()
+            ? () -> source.readRange(index * pageSize, pageLength(index))
+            : () -> loadPage(index);
+    return store.load(id.page(index), ownerOf(index), loader, counters);
   }
 
   @Override

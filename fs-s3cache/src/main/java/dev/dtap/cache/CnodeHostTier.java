@@ -300,6 +300,11 @@ final class CnodeHostTier implements HostTier {
   }
 
   @Override
+  public boolean shared() {
+    return true;
+  }
+
+  @Override
   public boolean contains(PageKey key) {
     return descriptors.getIfPresent(key) != null;
   }

@@ -17,6 +17,17 @@ import java.util.Map;
  */
 interface HostTier {
   /**
+   * Whether other processes fill this tier too (the host's cache service): a page this process
+   * fills is then one of many it does not read in order, so it is read as its own range, not
+   * through the reader's sequential stream, whose backend may read ahead into pages others fill.
+   *
+   * @return true for a tier shared between processes
+   */
+  default boolean shared() {
+    return false;
+  }
+
+  /**
    * A whole page, if the host has it.
    *
    * @param key the page
