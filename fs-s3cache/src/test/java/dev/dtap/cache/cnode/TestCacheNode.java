@@ -20,7 +20,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -158,20 +157,15 @@ class TestCacheNode {
     PageLookup lease = a.lookup(key, true, null);
     assertThat(lease.lease()).isPositive();
     Configuration quick = new Configuration(false);
-    quick.set(CnodeKeys.REQUEST_TIMEOUT.name(), "50ms");
+    // the shortest deadline there is: any fill takes longer
+    quick.set(CnodeKeys.REQUEST_TIMEOUT.name(), "1ms");
     CnodeClient b = client(quick);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
-      long start = System.nanoTime();
       Future<PageLookup> waiting = pool.submit(() -> b.lookup(key, true, null));
       Await.until(
           "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
-      Await.until(
-          "b's request deadline passed",
-          Duration.ofSeconds(30),
-          () -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(250));
       // a wait the service announced is bounded by the fill wait (10 s), not the request deadline
-      assertThat(waiting.isDone()).as("b gave up at its request deadline").isFalse();
       a.fill(lease.lease(), key, page);
       PageLookup hit = waiting.get();
       assertThat(hit.isHit()).isTrue();
