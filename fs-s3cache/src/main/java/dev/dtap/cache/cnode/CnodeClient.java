@@ -36,6 +36,7 @@ public final class CnodeClient implements Closeable {
   private final ClientConnection data;
   private final ClientConnection line;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger waitsPastDeadline = new AtomicInteger();
 
   private CnodeClient(
       CnodeSettings settings, EventLoopGroup group, ClientConnection data, ClientConnection line) {
@@ -265,6 +266,11 @@ public final class CnodeClient implements Closeable {
     }
   }
 
+  /** Lookups that outlasted the request deadline because the service announced another's fill. */
+  int waitsPastDeadline() {
+    return waitsPastDeadline.get();
+  }
+
   private Frame answer(ClientConnection.Call call) throws IOException {
     IOException failure;
     try {
@@ -275,6 +281,7 @@ public final class CnodeClient implements Closeable {
           throw e;
         }
         // the service waits for another JVM's fill of this page: so do we, within the fill bound
+        waitsPastDeadline.incrementAndGet();
         return waitFor(call.answer, settings.fillWait());
       }
     } catch (IOException e) {

@@ -157,14 +157,19 @@ class TestCacheNode {
     PageLookup lease = a.lookup(key, true, null);
     assertThat(lease.lease()).isPositive();
     Configuration quick = new Configuration(false);
-    // the shortest deadline there is: any fill takes longer
-    quick.set(CnodeKeys.REQUEST_TIMEOUT.name(), "1ms");
+    // long enough for the "wait" to arrive on a loaded machine, short next to the fill bound
+    quick.set(CnodeKeys.REQUEST_TIMEOUT.name(), "1s");
     CnodeClient b = client(quick);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<PageLookup> waiting = pool.submit(() -> b.lookup(key, true, null));
+      // the client itself says its deadline passed and it goes on waiting for a's fill
       Await.until(
-          "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
+          "b waits past its request deadline",
+          Duration.ofSeconds(30),
+          () -> b.waitsPastDeadline() == 1 || waiting.isDone());
+      assertThat(waiting).as("b still waits: it has not given up").isNotDone();
+      assertThat(stat("cnode_fill_waits")).isEqualTo(1);
       // a wait the service announced is bounded by the fill wait (10 s), not the request deadline
       a.fill(lease.lease(), key, page);
       PageLookup hit = waiting.get();
