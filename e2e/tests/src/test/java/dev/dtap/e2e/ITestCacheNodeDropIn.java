@@ -91,8 +91,14 @@ class ITestCacheNodeDropIn {
       assertThat(store)
           .as("bytes MinIO sent for 8 task JVMs reading the input")
           .isLessThanOrEqualTo(data.length * 105L / 100);
-      assertThat(service.get("cnode_fills")).isEqualTo((long) MIB);
-      assertThat(service.get("cnode_hits")).isGreaterThanOrEqualTo(7L * MIB);
+      assertThat(service.get("cnode_fills"))
+          .as("the service's counters: %s", service)
+          .isEqualTo((long) MIB);
+      // every other lookup is served by the service, or, where a waiter outlasted the fill-wait
+      // bound on a loaded host, read from the store by that JVM (which the byte bound above limits)
+      assertThat(service.get("cnode_hits") + service.get("cnode_fill_wait_timeouts"))
+          .as("lookups the service served or let read the store; its counters: %s", service)
+          .isGreaterThanOrEqualTo(7L * MIB);
       assertThat(stats.stdout).doesNotContain(secret);
     }
     assertThat(socket).as("the service stopped with the NodeManager").doesNotExist();

@@ -143,8 +143,7 @@ final class NodeRequests {
     NodeMetrics m = node.metrics();
     m.lookups.increment();
     boolean wantFd = (flags & Wire.WANT_DESCRIPTOR) != 0;
-    if (c.deliver(id, key, wantFd)) {
-      m.hits.increment();
+    if (serve(c, id, key, wantFd)) {
       return;
     }
     m.misses.increment();
@@ -157,7 +156,8 @@ final class NodeRequests {
     FillTable.Waiter w = new FillTable.Waiter(c, id, wantFd);
     switch (fills.miss(w, key, node.disk()::contains, (flags & Wire.MAY_FILL) != 0, peer)) {
       case PRESENT:
-        if (!c.deliver(id, key, wantFd)) {
+        // the page landed between the first look and the fill table's: still a hit
+        if (!serve(c, id, key, wantFd)) {
           c.sendFlagged(Wire.MISS, id);
         }
         break;
@@ -315,12 +315,19 @@ final class NodeRequests {
       if (w.timeout != null) {
         w.timeout.cancel(false);
       }
-      if (w.connection.deliver(w.requestId, key, w.wantDescriptor)) {
-        node.metrics().hits.increment();
-      } else {
+      if (!serve(w.connection, w.requestId, key, w.wantDescriptor)) {
         w.connection.sendFlagged(Wire.MISS, w.requestId);
       }
     }
+  }
+
+  /** Answers a lookup from the disk if the page is there; every page served counts as a hit. */
+  private boolean serve(ServerConnection c, long requestId, PageKey key, boolean wantDescriptor) {
+    if (!c.deliver(requestId, key, wantDescriptor)) {
+      return false;
+    }
+    node.metrics().hits.increment();
+    return true;
   }
 
   private void offer(ServerConnection c, long id, PageKey key, byte[] data) {
