@@ -2,9 +2,12 @@ package dev.dtap.cache;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Collections;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FutureDataInputStreamBuilder;
@@ -72,17 +75,35 @@ final class BackendSource {
   }
 
   /**
-   * Reads a range with a stream of its own: for background loads, which run beside the reader.
+   * Reads a range with a stream of its own: for page fills that run beside the reader or for
+   * another process. The range goes to the backend as one vectored range, which S3A's analytics
+   * stream reads exactly as asked, where it widens a positioned read that follows a block it
+   * already holds by its sequential prefetch. On a host whose processes fill alternate pages, that
+   * read-ahead fetched pages other processes were filling (1.14x-1.48x of the input from the store
+   * in the MapReduce e2e on Hadoop 3.5; 1.000x as one vectored range). The classic stream, HDFS and
+   * local files read one range as one positioned read.
    *
    * @param position first byte
    * @param len bytes
    * @return the bytes
+   * @throws EOFException if the file ends before the range does
    * @throws IOException on backend failure
    */
   byte[] readRange(long position, int len) throws IOException {
     byte[] buf = new byte[len];
     try (FSDataInputStream in = open("random")) {
-      readFully(in, position, buf, 0, len);
+      FileRange range = FileRange.createFileRange(position, len);
+      in.readVectored(
+          Collections.singletonList(range),
+          size -> size == len ? ByteBuffer.wrap(buf) : ByteBuffer.allocate(size));
+      ByteBuffer data = FutureIO.awaitFuture(range.getData());
+      if (data.remaining() != len) {
+        throw new EOFException(
+            "Backend returned " + data.remaining() + " of " + len + " bytes at " + position);
+      }
+      if (!(data.hasArray() && data.array() == buf && data.arrayOffset() + data.position() == 0)) {
+        data.duplicate().get(buf);
+      }
     }
     return buf;
   }

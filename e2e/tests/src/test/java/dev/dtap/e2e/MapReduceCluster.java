@@ -118,11 +118,6 @@ final class MapReduceCluster implements AutoCloseable {
       // eight task JVMs and the cluster on two cores: answers take longer than the defaults allow
       site.set("fs.dtap.cnode.connect.timeout", "2s");
       site.set("fs.dtap.cnode.request.timeout", "2s");
-      // what is measured is the service's claim, the input read from the store once; S3A 3.5's
-      // default stream (analytics) reads past the ranges it is asked for (1.06x-1.17x of the input
-      // in CI's 3.5 stage, with the service's fills exactly once), which is S3A's cost on any read
-      // and open work (#15): the classic stream, 3.3's and 3.4's default, reads what is asked
-      site.set(tap + ".conf.fs.s3a.input.stream.type", "classic");
     }
     try (OutputStream out = new FileOutputStream(new File(confDir, "core-site.xml"))) {
       site.writeXml(out);

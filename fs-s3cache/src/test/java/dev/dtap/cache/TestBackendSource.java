@@ -1,0 +1,172 @@
+package dev.dtap.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dtap.fs.testing.LocalTaps;
+import java.io.EOFException;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.impl.OpenFileParameters;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A page fill asks the backend for its range as one vectored range, never as a positioned or
+ * sequential read that a stream may widen by read-ahead, and takes the bytes whatever buffer the
+ * backend hands back.
+ */
+class TestBackendSource {
+  private static final int LENGTH = 3 * CacheTestSupport.PAGE + 17;
+
+  private byte[] data;
+  private Path path;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    File root = LocalTaps.newDir("backendsource");
+    data = CacheTestSupport.randomFile(new File(root, "f.bin"), LENGTH, 5);
+    path = new Path(new File(root, "f.bin").toURI());
+  }
+
+  @Test
+  void aFillIsOneVectoredRangeAndNoOtherRead() throws IOException {
+    RecordingFileSystem fs = new RecordingFileSystem(Answer.INTO_CALLERS_BUFFER);
+    BackendSource source = source(fs);
+    int pos = CacheTestSupport.PAGE + 3;
+
+    byte[] got = source.readRange(pos, CacheTestSupport.PAGE);
+
+    assertThat(got).isEqualTo(Arrays.copyOfRange(data, pos, pos + CacheTestSupport.PAGE));
+    assertThat(fs.vectored).containsExactly(pos + "+" + CacheTestSupport.PAGE);
+    assertThat(fs.otherReads).as("positioned or sequential reads").isZero();
+    assertThat(fs.policies).containsExactly("random");
+  }
+
+  @Test
+  void bytesInABufferOfTheBackendsOwnAreCopied() throws IOException {
+    RecordingFileSystem fs = new RecordingFileSystem(Answer.SLICE_OF_ITS_OWN);
+    int pos = 2 * CacheTestSupport.PAGE;
+    int len = LENGTH - pos;
+
+    byte[] got = source(fs).readRange(pos, len);
+
+    assertThat(got).isEqualTo(Arrays.copyOfRange(data, pos, LENGTH));
+  }
+
+  @Test
+  void aShortAnswerIsAnEofNotAPageOfZeros() {
+    RecordingFileSystem fs = new RecordingFileSystem(Answer.SHORT);
+
+    assertThatThrownBy(() -> source(fs).readRange(0, CacheTestSupport.PAGE))
+        .isInstanceOf(EOFException.class)
+        .hasMessageContaining("of " + CacheTestSupport.PAGE + " bytes at 0");
+  }
+
+  private BackendSource source(RecordingFileSystem fs) throws IOException {
+    fs.initialize(path.toUri(), new Configuration(false));
+    return new BackendSource(fs, path, fs.getFileStatus(path), new Configuration(false));
+  }
+
+  /** How the fake backend answers a vectored range. */
+  private enum Answer {
+    INTO_CALLERS_BUFFER,
+    SLICE_OF_ITS_OWN,
+    SHORT
+  }
+
+  /** A local filesystem whose streams record how they are read. Not thread-safe. */
+  private static final class RecordingFileSystem extends RawLocalFileSystem {
+    private final Answer answer;
+    final List<String> vectored = new ArrayList<>();
+    final List<String> policies = new ArrayList<>();
+    int otherReads;
+
+    RecordingFileSystem(Answer answer) {
+      this.answer = answer;
+    }
+
+    @Override
+    protected CompletableFuture<FSDataInputStream> openFileWithOptions(
+        Path file, OpenFileParameters parameters) throws IOException {
+      policies.add(parameters.getOptions().get(BackendSource.READ_POLICY));
+      return CompletableFuture.completedFuture(open(file, 4096));
+    }
+
+    @Override
+    public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+      byte[] bytes = java.nio.file.Files.readAllBytes(pathToFile(f).toPath());
+      return new FSDataInputStream(new Stream(bytes));
+    }
+
+    private final class Stream extends FSInputStream {
+      private final byte[] bytes;
+      private int pos;
+
+      Stream(byte[] bytes) {
+        this.bytes = bytes;
+      }
+
+      @Override
+      public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate) {
+        for (FileRange r : ranges) {
+          vectored.add(r.getOffset() + "+" + r.getLength());
+          int off = (int) r.getOffset();
+          int len = answer == Answer.SHORT ? r.getLength() / 2 : r.getLength();
+          ByteBuffer out;
+          if (answer == Answer.SLICE_OF_ITS_OWN) {
+            byte[] own = new byte[len + 11];
+            System.arraycopy(bytes, off, own, 11, len);
+            out = ByteBuffer.wrap(own, 11, len).slice();
+          } else {
+            out = allocate.apply(len);
+            out.put(bytes, off, len);
+            out.flip();
+          }
+          r.setData(CompletableFuture.completedFuture(out));
+        }
+      }
+
+      @Override
+      public int read(long position, byte[] buffer, int offset, int length) {
+        otherReads++;
+        int n = Math.min(length, bytes.length - (int) position);
+        System.arraycopy(bytes, (int) position, buffer, offset, n);
+        return n;
+      }
+
+      @Override
+      public int read() {
+        otherReads++;
+        return pos < bytes.length ? bytes[pos++] & 0xff : -1;
+      }
+
+      @Override
+      public void seek(long p) {
+        pos = (int) p;
+      }
+
+      @Override
+      public long getPos() {
+        return pos;
+      }
+
+      @Override
+      public boolean seekToNewSource(long targetPos) {
+        return false;
+      }
+    }
+  }
+}
