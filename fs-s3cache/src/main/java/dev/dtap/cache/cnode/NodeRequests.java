@@ -157,9 +157,7 @@ final class NodeRequests {
     switch (fills.miss(w, key, node.disk()::contains, (flags & Wire.MAY_FILL) != 0, peer)) {
       case PRESENT:
         // the page landed between the first look and the fill table's: still a hit
-        if (!serve(c, id, key, wantFd)) {
-          c.sendFlagged(Wire.MISS, id);
-        }
+        serveOrMiss(c, id, key, wantFd);
         break;
       case WAIT:
         m.fillWaits.increment();
@@ -315,9 +313,7 @@ final class NodeRequests {
       if (w.timeout != null) {
         w.timeout.cancel(false);
       }
-      if (!serve(w.connection, w.requestId, key, w.wantDescriptor)) {
-        w.connection.sendFlagged(Wire.MISS, w.requestId);
-      }
+      serveOrMiss(w.connection, w.requestId, key, w.wantDescriptor);
     }
   }
 
@@ -328,6 +324,14 @@ final class NodeRequests {
     }
     node.metrics().hits.increment();
     return true;
+  }
+
+  /** Answers a lookup that found the page's fill over: the page, or a miss if it did not land. */
+  private void serveOrMiss(
+      ServerConnection c, long requestId, PageKey key, boolean wantDescriptor) {
+    if (!serve(c, requestId, key, wantDescriptor)) {
+      c.sendFlagged(Wire.MISS, requestId);
+    }
   }
 
   private void offer(ServerConnection c, long id, PageKey key, byte[] data) {
