@@ -7,7 +7,6 @@ import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,7 +79,8 @@ public final class DtapDemo {
       } else if (args[i].equals("--json") && i + 1 < args.length) {
         json = new File(args[++i]);
       } else if (args[i].equals("--remote")) {
-        remote = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : "2ms,1000";
+        remote =
+            i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : RemoteOption.DEFAULT;
       } else {
         System.err.println(
             "Usage: dtap demo [--size ROWS] [--json FILE] [--remote [LATENCYms,MBITS]]");
@@ -101,23 +101,19 @@ public final class DtapDemo {
     out.println("starting MinIO and the cluster...");
     MinioFixture minio = MinioFixture.get();
     ShapingProxy proxy = null;
-    Map<String, Object> shape = new LinkedHashMap<>();
+    Map<String, Object> shape = null;
     if (remote != null) {
-      String[] parts = remote.split(",");
-      if (parts.length != 2) {
-        System.err.println("dtap demo: --remote takes LATENCYms,MBITS, e.g. 2ms,1000: " + remote);
+      RemoteOption option;
+      try {
+        option = RemoteOption.parse(remote);
+      } catch (IllegalArgumentException e) {
+        System.err.println("dtap demo: " + e.getMessage());
         System.exit(2);
+        return;
       }
-      Duration latency = Duration.ofMillis(Long.parseLong(parts[0].replace("ms", "").trim()));
-      long mbits = Long.parseLong(parts[1].trim());
-      shape.put("latency_ms", latency.toMillis());
-      shape.put("mbit_per_second", mbits);
-      proxy = ShapingProxy.start(minio.endpoint(), latency, mbits * 1_000_000L);
-      out.printf(
-          Locale.ROOT,
-          "the store is behind a proxy modelling a remote one: %d ms per request, %d Mbit/s%n",
-          latency.toMillis(),
-          mbits);
+      shape = option.describe();
+      proxy = option.start(minio.endpoint());
+      out.println("the store is behind a proxy modelling a remote one: " + option);
     }
     int code;
     try (MapReduceCluster cluster =

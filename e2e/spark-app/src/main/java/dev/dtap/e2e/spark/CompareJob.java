@@ -18,7 +18,8 @@ import org.apache.spark.sql.SparkSession;
  * (the backend paths of the same tables, in the same order).
  */
 final class CompareJob {
-  private static final String QUERY =
+  /** A filter plus an aggregate over the test table, registered as {@code t}. */
+  static final String QUERY =
       "SELECT part, count(*) AS n, sum(amount) AS amount, min(text) AS first, max(id) AS last"
           + " FROM t WHERE id % 3 = 0 OR text LIKE '%7' GROUP BY part ORDER BY part";
 
@@ -39,9 +40,9 @@ final class CompareJob {
     }
     for (int i = 0; i < taps.length; i++) {
       String tap = taps[i];
-      print("DIRECT " + tap, aggregate(format, directs[i]));
-      print("TAP " + tap, aggregate(format, tap));
-      print("TAP2 " + tap, aggregate(format, tap));
+      print("DIRECT " + tap, aggregate(spark, format, directs[i]));
+      print("TAP " + tap, aggregate(spark, format, tap));
+      print("TAP2 " + tap, aggregate(spark, format, tap));
       FileSystem fs = FileSystem.get(URI.create(tap), spark.sparkContext().hadoopConfiguration());
       IOStatistics stats = IOStatisticsSupport.retrieveIOStatistics(fs);
       if (stats != null) {
@@ -50,12 +51,13 @@ final class CompareJob {
     }
   }
 
-  private List<Row> aggregate(String format, String path) {
+  /** Runs {@link #QUERY} over the table at a path and collects its rows. */
+  static List<Row> aggregate(SparkSession spark, String format, String path) {
     spark.read().format(format).load(path).createOrReplaceTempView("t");
     return spark.sql(QUERY).collectAsList();
   }
 
-  private static void print(String label, List<Row> rows) {
+  static void print(String label, List<Row> rows) {
     for (Row r : rows) {
       SparkJobs.result(label + " " + r.mkString("|"));
     }

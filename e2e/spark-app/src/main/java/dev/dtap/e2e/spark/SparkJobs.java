@@ -11,15 +11,15 @@ import org.apache.spark.sql.SparkSession;
  * dtap setting as {@code spark.hadoop.*}. They print what they computed as {@code RESULT} lines on
  * standard output; the tests compare those lines and what the jobs left on the stores.
  *
- * <p>Usage: {@code write|read|compare} and the arguments of {@link WriteJob}, {@link ReadJob},
- * {@link CompareJob}.
+ * <p>Usage: {@code write|read|compare|scan} and the arguments of {@link WriteJob}, {@link ReadJob},
+ * {@link CompareJob}, {@link ScanJob}.
  */
 public final class SparkJobs {
   private SparkJobs() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
-      throw new IllegalArgumentException("usage: write|read|compare <arguments>");
+      throw new IllegalArgumentException("usage: write|read|compare|scan <arguments>");
     }
     List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
     SparkSession spark = SparkSession.builder().appName("dtap-e2e-" + args[0]).getOrCreate();
@@ -33,6 +33,9 @@ public final class SparkJobs {
           break;
         case "compare":
           new CompareJob(spark, new Options(rest)).run();
+          break;
+        case "scan":
+          new ScanJob(spark, new Options(rest)).run();
           break;
         default:
           throw new IllegalArgumentException("unknown job " + args[0]);
