@@ -3,6 +3,7 @@ package dev.dtap.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.fs.testing.CapabilityFileSystem;
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.EOFException;
 import java.io.File;
@@ -15,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -111,12 +111,9 @@ class TestBackendSource {
       return new FSDataInputStream(new Stream(bytes));
     }
 
-    private final class Stream extends FSInputStream {
-      private final byte[] bytes;
-      private int pos;
-
+    private final class Stream extends CapabilityFileSystem.Bare {
       Stream(byte[] bytes) {
-        this.bytes = bytes;
+        super(bytes);
       }
 
       @Override
@@ -128,11 +125,11 @@ class TestBackendSource {
           ByteBuffer out;
           if (answer == Answer.SLICE_OF_ITS_OWN) {
             byte[] own = new byte[len + 11];
-            System.arraycopy(bytes, off, own, 11, len);
+            System.arraycopy(data, off, own, 11, len);
             out = ByteBuffer.wrap(own, 11, len).slice();
           } else {
             out = allocate.apply(len);
-            out.put(bytes, off, len);
+            out.put(data, off, len);
             out.flip();
           }
           r.setData(CompletableFuture.completedFuture(out));
@@ -142,30 +139,21 @@ class TestBackendSource {
       @Override
       public int read(long position, byte[] buffer, int offset, int length) {
         otherReads++;
-        int n = Math.min(length, bytes.length - (int) position);
-        System.arraycopy(bytes, (int) position, buffer, offset, n);
+        int n = Math.min(length, data.length - (int) position);
+        System.arraycopy(data, (int) position, buffer, offset, n);
         return n;
       }
 
       @Override
       public int read() {
         otherReads++;
-        return pos < bytes.length ? bytes[pos++] & 0xff : -1;
+        return super.read();
       }
 
       @Override
-      public void seek(long p) {
-        pos = (int) p;
-      }
-
-      @Override
-      public long getPos() {
-        return pos;
-      }
-
-      @Override
-      public boolean seekToNewSource(long targetPos) {
-        return false;
+      public int read(byte[] b, int off, int len) {
+        otherReads++;
+        return super.read(b, off, len);
       }
     }
   }

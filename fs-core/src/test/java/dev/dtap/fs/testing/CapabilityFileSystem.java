@@ -52,12 +52,12 @@ public class CapabilityFileSystem extends RawLocalFileSystem {
     return new FSDataInputStream(full ? new Full(data) : new Bare(data));
   }
 
-  /** Only what every Hadoop stream has. */
-  static class Bare extends FSInputStream {
-    final byte[] data;
-    int pos;
+  /** Only what every Hadoop stream has, over bytes in memory; a base for tests' own streams. */
+  public static class Bare extends FSInputStream {
+    protected final byte[] data;
+    protected int pos;
 
-    Bare(byte[] data) {
+    public Bare(byte[] data) {
       this.data = data;
     }
 
