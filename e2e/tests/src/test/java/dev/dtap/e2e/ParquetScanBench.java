@@ -197,6 +197,7 @@ public final class ParquetScanBench {
     report.put("rounds", rounds);
     report.put("settings", settings);
     Map<String, Object> cases = new LinkedHashMap<>();
+    Map<String, Double> medianQuery = new LinkedHashMap<>();
     for (Map.Entry<String, List<Run>> e : byCase.entrySet()) {
       Map<String, Object> m = new LinkedHashMap<>();
       List<Long> q = new ArrayList<>();
@@ -210,15 +211,16 @@ public final class ParquetScanBench {
       m.put("query_ms", q);
       m.put("process_s", p);
       m.put("store_bytes", b);
-      m.put("median_query_ms", median(q));
+      medianQuery.put(e.getKey(), median(q));
+      m.put("median_query_ms", medianQuery.get(e.getKey()));
       m.put("median_store_bytes", median(b));
       cases.put(e.getKey(), m);
     }
     report.put("cases", cases);
-    double s3a = median(byCase, "s3a");
-    double uncached = median(byCase, "dtap-uncached");
-    double cold = median(byCase, "dtap-cold");
-    double warm = median(byCase, "dtap-warm");
+    double s3a = medianQuery.get("s3a");
+    double uncached = medianQuery.get("dtap-uncached");
+    double cold = medianQuery.get("dtap-cold");
+    double warm = medianQuery.get("dtap-warm");
     Map<String, Object> speed = new LinkedHashMap<>();
     speed.put("dtap_uncached_vs_s3a", round(s3a / uncached));
     speed.put("dtap_cold_vs_s3a", round(s3a / cold));
@@ -283,14 +285,6 @@ public final class ParquetScanBench {
       }
     }
     return "no hadoop-aws jar";
-  }
-
-  private static double median(Map<String, List<Run>> byCase, String c) {
-    List<Long> q = new ArrayList<>();
-    for (Run r : byCase.get(c)) {
-      q.add(r.queryMillis);
-    }
-    return median(q);
   }
 
   private static double median(List<Long> values) {
