@@ -37,6 +37,7 @@ final class CachingInputStream extends PageReads
   private final PageOwners owners;
   private final BackendSource source;
   private final DemandStream demand;
+  private final PageFetch fetch;
   private final Readahead readahead;
   private final boolean randomHint;
   private final boolean sequentialHint;
@@ -76,6 +77,7 @@ final class CachingInputStream extends PageReads
     this.sequentialHint = policy.startsWith("sequential") || policy.startsWith("whole-file");
     this.prefetchPages = store.config().prefetchPages();
     this.description = description;
+    this.fetch = new PageFetch(store, id, demand, counters, description);
     this.readahead = new Readahead(store.background(), this::loadThroughStore, counters);
     admission.streamOpened(id);
   }
@@ -267,18 +269,18 @@ final class CachingInputStream extends PageReads
   public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
       throws IOException {
     checkOpen();
-    new VectoredRead(this, ranges, allocate, length, pageSize).run();
+    new VectoredRead(this, fetch, ranges, allocate, length, pageSize).run();
   }
 
   /** Serves a vectored range entirely from cached pages; false if any page is missing. */
-  boolean readCached(long position, byte[] buf, int len) {
+  boolean readCached(long position, byte[] buf, int off, int len) {
     int done = 0;
     while (done < len) {
       long p = position + done;
       long index = p / pageSize;
       int inPage = (int) (p - index * pageSize);
       int n = Math.min(len - done, pageLength(index) - inPage);
-      if (store.read(id.page(index), inPage, buf, done, n, counters) != n) {
+      if (store.read(id.page(index), inPage, buf, off + done, n, counters) != n) {
         return false;
       }
       done += n;
@@ -286,20 +288,20 @@ final class CachingInputStream extends PageReads
     return true;
   }
 
-  /** Loads the pages {@code first..last} with one backend read and stores them. */
-  void loadPages(long first, long last) throws IOException {
-    long offset = first * pageSize;
-    long end = Math.min(length, (last + 1) * pageSize);
-    byte[] span = new byte[(int) (end - offset)];
-    counters.miss();
-    demand.readFully(offset, span, 0, span.length);
-    counters.backend(span.length);
-    for (long i = first; i <= last; i++) {
-      int from = (int) ((i - first) * pageSize);
-      byte[] page = new byte[pageLength(i)];
-      System.arraycopy(span, from, page, 0, page.length);
-      store.put(id.page(i), page);
-    }
+  /**
+   * A whole page: cached, waited for while another reader loads it, or loaded now. Thread-safe,
+   * unlike the stream's own reads.
+   *
+   * @throws IOException if the backend read fails
+   */
+  byte[] page(long index) throws IOException {
+    byte[] page = store.get(id.page(index), counters);
+    return page != null ? page : loadThroughStore(index);
+  }
+
+  /** Runs work that may wait for another reader's load, off the thread that calls it. */
+  void runInBackground(Runnable task) {
+    store.background().execute(task);
   }
 
   /**

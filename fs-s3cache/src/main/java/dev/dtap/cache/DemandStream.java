@@ -1,7 +1,11 @@
 package dev.dtap.cache;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileRange;
 
 /**
  * The backend stream a reader's misses go through, opened on first use with the caller's read
@@ -28,6 +32,20 @@ final class DemandStream {
       in = source.open(null);
     }
     BackendSource.readFully(in, position, buf, off, len);
+  }
+
+  /**
+   * Starts a vectored read on the backend stream. The backend completes the ranges, possibly after
+   * this returns; closing this stream before they land may fail them.
+   *
+   * @throws IOException if the backend refuses the read
+   */
+  synchronized void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
+      throws IOException {
+    if (in == null) {
+      in = source.open(null);
+    }
+    in.readVectored(ranges, allocate);
   }
 
   /** Closes the backend stream; the next read opens another. */

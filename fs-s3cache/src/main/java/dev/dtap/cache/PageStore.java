@@ -270,9 +270,14 @@ final class PageStore {
     }
   }
 
-  /** Stores a page loaded elsewhere: memory now, the host in the background. */
-  void put(PageKey key, byte[] data) {
-    memory.put(key, data);
+  /**
+   * Stores a page a column read loaded for itself (a vectored read's run): on the host only, in the
+   * background. Such a page is read once per query; held in memory too, a scan larger than the
+   * memory tier only churns it, and in a task JVM's heap that garbage tripled a cold Spark scan's
+   * collection pauses (docs/benchmarks.md). Reads of it before the host has written it are served
+   * from the write queue.
+   */
+  void keepOnHost(PageKey key, byte[] data) {
     host.keep(key, data);
   }
 

@@ -5,19 +5,32 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FileRange;
 
 /**
- * One {@code readVectored} call on a {@link CachingInputStream}: ranges whose pages are cached are
- * served locally; the pages the others need are loaded with as few backend reads as possible
- * (adjacent missing pages form one ranged read) and stored, then those ranges are served from them.
- * Every range's future is complete when {@link #run()} returns.
+ * One {@code readVectored} call on a {@link CachingInputStream}. Ranges whose pages are cached are
+ * served at once. The pages the others need and nobody has are asked of the backend in one vectored
+ * read of its own, a run of pages per range, which the backend fetches side by side (S3A, the
+ * analytics accelerator) and which returns before they land; each range completes as soon as the
+ * runs under it have landed and been stored, so the caller decodes the first column chunk while the
+ * others are still on the wire, as it would reading the backend without the cache.
+ *
+ * <p>Ranges are written straight into the caller's buffers. A page that is neither cached nor
+ * fetched here because another reader is loading it is waited for on the cache's background
+ * threads, never on the caller's or the backend's.
+ *
+ * <p>Not thread-safe: one call, run once.
  */
 final class VectoredRead {
   private final CachingInputStream in;
+  private final PageFetch fetch;
   private final List<? extends FileRange> ranges;
   private final IntFunction<ByteBuffer> allocate;
   private final long length;
@@ -25,18 +38,66 @@ final class VectoredRead {
 
   VectoredRead(
       CachingInputStream in,
+      PageFetch fetch,
       List<? extends FileRange> ranges,
       IntFunction<ByteBuffer> allocate,
       long length,
       int pageSize) {
     this.in = in;
+    this.fetch = fetch;
     this.ranges = ranges;
     this.allocate = allocate;
     this.length = length;
     this.pageSize = pageSize;
   }
 
+  /**
+   * Starts the read: every range has its future when this returns, and those that need no backend
+   * read are complete.
+   *
+   * @throws IllegalArgumentException for a negative length or overlapping ranges
+   * @throws EOFException for a range outside the file
+   * @throws IOException if the backend refuses the read (every pending range fails with it too)
+   */
   void run() throws IOException {
+    List<FileRange> sorted = validated();
+    for (FileRange r : ranges) {
+      r.setData(new CompletableFuture<>());
+    }
+    List<Target> pending = new ArrayList<>();
+    for (FileRange r : sorted) {
+      Target t = new Target(r, allocate.apply(r.getLength()));
+      if (in.readCached(r.getOffset(), t.array, t.offset, r.getLength())) {
+        t.complete();
+      } else {
+        pending.add(t);
+      }
+    }
+    if (pending.isEmpty()) {
+      return;
+    }
+    List<PageRun> runs;
+    try {
+      runs = fetch.load(missingRuns(pending));
+    } catch (IOException | RuntimeException e) {
+      for (Target t : pending) {
+        t.range.getData().completeExceptionally(e);
+      }
+      throw e;
+    }
+    for (Target t : pending) {
+      Set<PageRun> under = new LinkedHashSet<>();
+      for (long p = firstPage(t.range); p <= lastPage(t.range); p++) {
+        PageRun run = PageRun.holding(runs, p);
+        if (run != null) {
+          under.add(run);
+        }
+      }
+      PageRun.allLanded(under).whenComplete((v, failure) -> serve(t, runs, failure));
+    }
+  }
+
+  private List<FileRange> validated() throws EOFException {
     List<FileRange> sorted = new ArrayList<>(ranges);
     sorted.sort(Comparator.comparingLong(FileRange::getOffset));
     long previousEnd = -1;
@@ -57,60 +118,141 @@ final class VectoredRead {
       }
       previousEnd = r.getOffset() + r.getLength();
     }
-    for (FileRange r : ranges) {
-      r.setData(new CompletableFuture<>());
-    }
-    List<FileRange> pending = new ArrayList<>();
-    for (FileRange r : sorted) {
-      byte[] data = new byte[r.getLength()];
-      if (in.readCached(r.getOffset(), data, data.length)) {
-        complete(r, data);
-      } else {
-        pending.add(r);
+    return sorted;
+  }
+
+  private long firstPage(FileRange r) {
+    return r.getOffset() / pageSize;
+  }
+
+  private long lastPage(FileRange r) {
+    return r.getLength() == 0 ? firstPage(r) : (r.getOffset() + r.getLength() - 1) / pageSize;
+  }
+
+  /**
+   * Pages the pending ranges need that are neither cached nor loading, as runs {first, last}: one
+   * run per range (the page two ranges share goes with the first), so that ranges land one by one
+   * and the backend fetches them side by side, as it would the caller's ranges without the cache.
+   * Ranges inside one page share its run.
+   */
+  private List<long[]> missingRuns(List<Target> pending) {
+    List<long[]> runs = new ArrayList<>();
+    long claimedThrough = -1;
+    for (Target t : pending) {
+      FileRange r = t.range;
+      long[] open = null;
+      for (long p = Math.max(firstPage(r), claimedThrough + 1); p <= lastPage(r); p++) {
+        claimedThrough = p;
+        if (in.pageAvailable(p)) {
+          open = null;
+        } else if (open != null) {
+          open[1] = p;
+        } else {
+          open = new long[] {p, p};
+          runs.add(open);
+        }
       }
     }
-    if (pending.isEmpty()) {
+    return runs;
+  }
+
+  /**
+   * Completes a range once the runs under it have landed: from their pages and from cached pages. A
+   * page neither fetched here nor cached (another reader is loading it) is waited for off the
+   * backend's thread, which that other load may need.
+   */
+  private void serve(Target t, List<PageRun> runs, Throwable failure) {
+    if (failure != null) {
+      t.range.getData().completeExceptionally(unwrap(failure));
       return;
     }
-    // pages the pending ranges need and nobody has, merged into runs of adjacent pages
-    long runStart = -1;
-    long runEnd = -1;
-    for (FileRange r : pending) {
-      long first = r.getOffset() / pageSize;
-      long last = r.getLength() == 0 ? first : (r.getOffset() + r.getLength() - 1) / pageSize;
-      for (long p = first; p <= last; p++) {
-        if (in.pageAvailable(p)) {
-          continue;
-        }
-        if (runStart >= 0 && p == runEnd + 1) {
-          runEnd = p;
-        } else if (runStart < 0 || p > runEnd) {
-          if (runStart >= 0) {
-            in.loadPages(runStart, runEnd);
-          }
-          runStart = p;
-          runEnd = p;
-        }
+    try {
+      if (fill(t, runs, false)) {
+        t.complete();
+        return;
       }
-    }
-    if (runStart >= 0) {
-      in.loadPages(runStart, runEnd);
-    }
-    for (FileRange r : pending) {
-      byte[] data = new byte[r.getLength()];
-      try {
-        in.readFully(r.getOffset(), data, 0, data.length);
-        complete(r, data);
-      } catch (IOException e) {
-        r.getData().completeExceptionally(e);
-      }
+      in.runInBackground(
+          () -> {
+            try {
+              fill(t, runs, true);
+              t.complete();
+            } catch (IOException | RuntimeException e) {
+              t.range.getData().completeExceptionally(e);
+            }
+          });
+    } catch (IOException | RuntimeException e) {
+      t.range.getData().completeExceptionally(e);
     }
   }
 
-  private void complete(FileRange r, byte[] data) {
-    ByteBuffer buf = allocate.apply(data.length);
-    buf.put(data);
-    buf.flip();
-    r.getData().complete(buf);
+  /**
+   * Copies a range's bytes from the landed runs and the cache.
+   *
+   * @param load whether to wait for or load a page found in neither
+   * @return false if a page was in neither and {@code load} is false
+   */
+  private boolean fill(Target t, List<PageRun> runs, boolean load) throws IOException {
+    FileRange r = t.range;
+    int done = 0;
+    while (done < r.getLength()) {
+      long p = r.getOffset() + done;
+      long index = p / pageSize;
+      int inPage = (int) (p - index * pageSize);
+      int n =
+          (int)
+              Math.min(
+                  r.getLength() - done, Math.min(pageSize, length - index * pageSize) - inPage);
+      PageRun run = PageRun.holding(runs, index);
+      if (run != null) {
+        System.arraycopy(run.landedPage(index), inPage, t.array, t.offset + done, n);
+      } else if (!in.readCached(p, t.array, t.offset + done, n)) {
+        if (!load) {
+          return false;
+        }
+        System.arraycopy(in.page(index), inPage, t.array, t.offset + done, n);
+      }
+      done += n;
+    }
+    return true;
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    return (t instanceof CompletionException || t instanceof ExecutionException)
+            && t.getCause() != null
+        ? t.getCause()
+        : t;
+  }
+
+  /**
+   * A range and the caller's buffer for it, written through its array (or a heap copy when the
+   * caller allocates off the heap).
+   */
+  private static final class Target {
+    final FileRange range;
+    final ByteBuffer out;
+    final byte[] array;
+    final int offset;
+
+    Target(FileRange range, ByteBuffer out) {
+      this.range = range;
+      this.out = out;
+      if (out.hasArray()) {
+        this.array = out.array();
+        this.offset = out.arrayOffset() + out.position();
+      } else {
+        this.array = new byte[range.getLength()];
+        this.offset = 0;
+      }
+    }
+
+    void complete() {
+      if (out.hasArray()) {
+        out.limit(out.position() + range.getLength());
+      } else {
+        out.put(array, 0, range.getLength());
+        out.flip();
+      }
+      range.getData().complete(out);
+    }
   }
 }

@@ -8,7 +8,6 @@ import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.TapConfig;
 import dev.dtap.fs.spi.OpenRequest;
-import dev.dtap.fs.spi.TapContext;
 import dev.dtap.fs.testing.LocalTaps;
 import dev.dtap.fs.testing.LogCapture;
 import java.io.File;
@@ -61,7 +60,7 @@ class TestFailOpen {
     Configuration own = new Configuration(conf); // a fresh directory: no pages from earlier stores
     own.set("fs.dtap.cache.dirs", new File(LocalTaps.newDir("focache"), "pages").getAbsolutePath());
     PageStore store = PageStore.privateStore(CacheConfig.parse(own), io);
-    return new DtapReadCache(new LocalTap(tap, conf, local), store);
+    return new DtapReadCache(new BackendTap(tap, conf, local), store);
   }
 
   private byte[] readTwice(DtapReadCache cache) throws Exception {
@@ -228,51 +227,5 @@ class TestFailOpen {
     public String toString() {
       return immutable ? "immutable directory" : "read-only directory";
     }
-  }
-
-  /** The part of a tap the cache uses, over the local filesystem. */
-  private static final class LocalTap implements TapContext {
-    private final TapConfig config;
-    private final Configuration conf;
-    private final FileSystem backend;
-
-    LocalTap(TapConfig config, Configuration conf, FileSystem backend) {
-      this.config = config;
-      this.conf = conf;
-      this.backend = backend;
-    }
-
-    @Override
-    public TapConfig config() {
-      return config;
-    }
-
-    @Override
-    public Configuration siteConfiguration() {
-      return conf;
-    }
-
-    @Override
-    public Configuration backendConfiguration() {
-      return conf;
-    }
-
-    @Override
-    public FileSystem backend() {
-      return backend;
-    }
-
-    @Override
-    public org.apache.hadoop.fs.Path toBackend(org.apache.hadoop.fs.Path dtapPath) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public org.apache.hadoop.fs.Path toDtap(org.apache.hadoop.fs.Path backendPath) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void addStatisticsSource(IOStatisticsSource source) {}
   }
 }
