@@ -12,6 +12,7 @@ import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -292,7 +293,7 @@ final class CnodeHostTier implements HostTier {
   }
 
   @Override
-  public void keep(PageKey key, byte[] data) {
+  public void keep(PageKey key, ByteBuffer data) {
     CnodeClient c = client();
     if (c != null) {
       c.offer(key, data);
