@@ -12,7 +12,6 @@ import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -293,7 +292,7 @@ final class CnodeHostTier implements HostTier {
   }
 
   @Override
-  public void keep(PageKey key, ByteBuffer data) {
+  public void keep(PageKey key, byte[] data) {
     CnodeClient c = client();
     if (c != null) {
       c.offer(key, data);

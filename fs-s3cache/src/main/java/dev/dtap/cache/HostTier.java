@@ -3,7 +3,6 @@ package dev.dtap.cache;
 import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.PageKey;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -65,10 +64,9 @@ interface HostTier {
    * Keeps a page loaded elsewhere (a vectored read's span), in the background.
    *
    * @param key the page
-   * @param data its bytes from position to limit, on or off the heap; neither the bytes nor the
-   *     buffer's position is modified afterwards by anyone
+   * @param data its bytes; not modified afterwards
    */
-  void keep(PageKey key, ByteBuffer data);
+  void keep(PageKey key, byte[] data);
 
   /**
    * @return whether the page is known to be on this host (a hint: never asks far)

@@ -7,7 +7,6 @@ import dev.dtap.cache.disk.DiskTier;
 import dev.dtap.cache.disk.PageKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -40,7 +39,7 @@ final class LocalHostTier implements HostTier {
   private final ThreadPoolExecutor writer;
 
   /** Pages loaded but not yet on disk: readable while their write is queued. */
-  private final ConcurrentHashMap<PageKey, ByteBuffer> pendingWrites = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PageKey, byte[]> pendingWrites = new ConcurrentHashMap<>();
 
   /** Bytes of pages queued for the disk: their own budget, so a slow disk never stops prefetch. */
   private final AtomicLong writesQueued = new AtomicLong();
@@ -122,15 +121,14 @@ final class LocalHostTier implements HostTier {
 
   @Override
   public byte[] read(PageKey key, CacheCounters stream) {
-    ByteBuffer pending = pendingWrites.get(key);
-    if (pending != null) {
-      stream.hitMemory(pending.remaining());
-      return copyOf(pending);
+    byte[] data = pendingWrites.get(key);
+    if (data != null) {
+      stream.hitMemory(data.length);
+      return data;
     }
     if (!faults.diskUsable()) {
       return null;
     }
-    byte[] data;
     long start = io.nanoTime();
     try {
       data = disk.read(key);
@@ -145,24 +143,11 @@ final class LocalHostTier implements HostTier {
     return data;
   }
 
-  /** A pending page as a heap array of its own: the array itself when it is one already. */
-  private static byte[] copyOf(ByteBuffer page) {
-    if (page.hasArray()
-        && page.arrayOffset() == 0
-        && page.position() == 0
-        && page.remaining() == page.array().length) {
-      return page.array();
-    }
-    byte[] copy = new byte[page.remaining()];
-    page.duplicate().get(copy);
-    return copy;
-  }
-
   @Override
   public int read(PageKey key, int offset, byte[] dst, int dstOff, int len, CacheCounters stream) {
-    ByteBuffer pending = pendingWrites.get(key);
-    if (pending != null && offset + len <= pending.remaining()) {
-      pending.duplicate().position(pending.position() + offset).get(dst, dstOff, len);
+    byte[] data = pendingWrites.get(key);
+    if (data != null && offset + len <= data.length) {
+      System.arraycopy(data, offset, dst, dstOff, len);
       stream.hitMemory(len);
       return len;
     }
@@ -202,17 +187,17 @@ final class LocalHostTier implements HostTier {
     data = loader.load();
     stream.backend(data.length);
     if (keep) {
-      keep(key, ByteBuffer.wrap(data));
+      keep(key, data);
     }
     return data;
   }
 
   @Override
-  public void keep(PageKey key, ByteBuffer data) {
+  public void keep(PageKey key, byte[] data) {
     if (!faults.diskUsable()) {
       return;
     }
-    long size = data.remaining();
+    long size = data.length;
     if (writesQueued.addAndGet(size) > config.prefetchMemory()
         || pendingWrites.putIfAbsent(key, data) != null) {
       writesQueued.addAndGet(-size);
@@ -226,7 +211,7 @@ final class LocalHostTier implements HostTier {
           long start = io.nanoTime();
           try {
             if (faults.diskUsable() && prepared) {
-              disk.write(key, data);
+              disk.write(key, data, data.length);
               checkDeadline(start, "writing a cached page");
             }
           } catch (IOException e) {

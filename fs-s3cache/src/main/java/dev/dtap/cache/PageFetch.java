@@ -44,11 +44,9 @@ final class PageFetch {
   /**
    * Asks the backend for page runs in one vectored read of its own, a range per run, which the
    * backend may fetch side by side and which returns before they land. A run lands off the heap and
-   * its pages stay there, as read-only views of it, until the host has written them and the reader
-   * has copied what it asked for: on the heap a task JVM sizes for its engine, page-sized buffers
-   * are humongous allocations that force full collections, and a heap page costs one more copy on
-   * its way to the disk. Each run's pages are kept on the host as it lands; a short answer fails
-   * the run with an EOFException and keeps nothing of it.
+   * is cut into pages there: on the heap a task JVM sizes for its engine, buffers of many pages are
+   * humongous allocations that force full collections. Each run's pages are kept on the host as it
+   * lands; a short answer fails the run with an EOFException and keeps nothing of it.
    *
    * @param runs page runs {first, last}, in order, not overlapping
    * @return the runs, in the same order
@@ -77,7 +75,7 @@ final class PageFetch {
   }
 
   /** Cuts a landed run into pages and keeps them on the host. */
-  private ByteBuffer[] landed(long first, FileRange fetch, ByteBuffer buf) {
+  private byte[][] landed(long first, FileRange fetch, ByteBuffer buf) {
     if (buf.remaining() != fetch.getLength()) {
       throw new CompletionException(
           new EOFException(
@@ -91,17 +89,14 @@ final class PageFetch {
                   + description));
     }
     counters.backend(fetch.getLength());
-    ByteBuffer run = buf.asReadOnlyBuffer();
+    ByteBuffer from = buf.duplicate();
     int count = (int) ((fetch.getLength() + pageSize - 1) / pageSize);
-    ByteBuffer[] pages = new ByteBuffer[count];
-    int from = run.position();
+    byte[][] pages = new byte[count][];
     for (int i = 0; i < count; i++) {
-      int pageLength = pageLength(first + i);
-      run.limit(from + pageLength).position(from);
-      ByteBuffer page = run.slice();
+      byte[] page = new byte[pageLength(first + i)];
+      from.get(page);
       store.keepOnHost(id.page(first + i), page);
       pages[i] = page;
-      from += pageLength;
     }
     return pages;
   }

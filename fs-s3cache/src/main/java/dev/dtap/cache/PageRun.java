@@ -1,6 +1,5 @@
 package dev.dtap.cache;
 
-import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,29 +13,29 @@ import java.util.concurrent.CompletableFuture;
 final class PageRun {
   private final long first;
   private final long last;
-  private final CompletableFuture<ByteBuffer[]> pages;
+  private final CompletableFuture<byte[][]> pages;
 
   /**
    * @param first the first page
    * @param last the last page
-   * @param pages the pages' bytes (read-only, position 0), first to last, once landed and kept
+   * @param pages the pages' bytes, first to last, once landed and kept
    */
-  PageRun(long first, long last, CompletableFuture<ByteBuffer[]> pages) {
+  PageRun(long first, long last, CompletableFuture<byte[][]> pages) {
     this.first = first;
     this.last = last;
     this.pages = pages;
   }
 
   /**
-   * Copies bytes of a page of a run that has landed.
-   *
-   * @param index the page
-   * @param inPage where in the page to start
+   * @return the pages, one array per page, once they landed; fails with the backend's error
    */
-  void copy(long index, int inPage, byte[] dst, int dstOff, int len) {
-    ByteBuffer page = pages.join()[(int) (index - first)].duplicate();
-    page.position(inPage);
-    page.get(dst, dstOff, len);
+  CompletableFuture<byte[][]> pages() {
+    return pages;
+  }
+
+  /** A page of a run that has landed. */
+  byte[] landedPage(long index) {
+    return pages.join()[(int) (index - first)];
   }
 
   /**

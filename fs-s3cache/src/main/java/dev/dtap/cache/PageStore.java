@@ -4,7 +4,6 @@ import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.cache.disk.PageKey;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -278,7 +277,7 @@ final class PageStore {
    * collection pauses (docs/benchmarks.md). Reads of it before the host has written it are served
    * from the write queue.
    */
-  void keepOnHost(PageKey key, ByteBuffer data) {
+  void keepOnHost(PageKey key, byte[] data) {
     host.keep(key, data);
   }
 

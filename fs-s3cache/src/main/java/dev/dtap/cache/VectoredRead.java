@@ -204,7 +204,7 @@ final class VectoredRead {
                   r.getLength() - done, Math.min(pageSize, length - index * pageSize) - inPage);
       PageRun run = PageRun.holding(runs, index);
       if (run != null) {
-        run.copy(index, inPage, t.array, t.offset + done, n);
+        System.arraycopy(run.landedPage(index), inPage, t.array, t.offset + done, n);
       } else if (!in.readCached(p, t.array, t.offset + done, n)) {
         if (!load) {
           return false;

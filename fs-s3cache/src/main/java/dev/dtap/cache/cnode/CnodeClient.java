@@ -13,7 +13,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -335,13 +334,13 @@ public final class CnodeClient implements Closeable {
    * Offers a page read without a lease (a span of pages), in the background.
    *
    * @param key the page
-   * @param page its bytes from position to limit, on or off the heap; not modified afterwards
+   * @param page its bytes; not modified afterwards
    */
-  public void offer(PageKey key, ByteBuffer page) {
+  public void offer(PageKey key, byte[] page) {
     ByteBuf body =
         Unpooled.wrappedBuffer(
             Unpooled.buffer(16).writeLong(key.hi()).writeLong(key.lo()),
-            Unpooled.wrappedBuffer(page.duplicate()));
+            Unpooled.wrappedBuffer(page));
     track(data.call(Wire.OFFER, body));
   }
 

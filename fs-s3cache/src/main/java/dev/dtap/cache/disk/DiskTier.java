@@ -211,18 +211,6 @@ public final class DiskTier {
    * @throws IOException on a fault of the disk
    */
   public void write(PageKey key, byte[] data, int length) throws IOException {
-    write(key, ByteBuffer.wrap(data, 0, length));
-  }
-
-  /**
-   * Writes a page: temporary file, then an atomic rename; evicts beyond the quota. A page off the
-   * heap is written as it is, without the copy a heap array costs on its way to the channel.
-   *
-   * @param data the page, from its position to its limit (position unchanged)
-   * @throws IOException on a fault of the disk
-   */
-  public void write(PageKey key, ByteBuffer data) throws IOException {
-    int length = data.remaining();
     Path target = pathOf(key);
     Path parent = target.getParent();
     if (!Files.isDirectory(parent)) {
@@ -239,12 +227,12 @@ public final class DiskTier {
                 + "."
                 + Long.toHexString(ThreadLocalRandom.current().nextLong())
                 + ".tmp");
-    ByteBuffer header = PageFile.header(key, data);
+    ByteBuffer header = PageFile.header(key, data, length);
     try (FileChannel ch = io.createForWrite(tmp, PrivateFiles.FILE_ATTR)) {
       while (header.hasRemaining()) {
         ch.write(header);
       }
-      ByteBuffer body = data.duplicate();
+      ByteBuffer body = ByteBuffer.wrap(data, 0, length);
       while (body.hasRemaining()) {
         ch.write(body);
       }

@@ -54,18 +54,6 @@ public final class PageFile {
    * @return the header; the data follows it in the file
    */
   public static ByteBuffer header(PageKey key, byte[] data, int length) {
-    return header(key, ByteBuffer.wrap(data, 0, length));
-  }
-
-  /**
-   * Encodes a page, header and data, ready to write.
-   *
-   * @param key the page's key
-   * @param data the page bytes, from its position to its limit (position unchanged)
-   * @return the header; the data follows it in the file
-   */
-  public static ByteBuffer header(PageKey key, ByteBuffer data) {
-    int length = data.remaining();
     int chunks = chunks(length);
     ByteBuffer h = ByteBuffer.allocate(headerSize(length));
     h.putInt(MAGIC)
@@ -75,12 +63,10 @@ public final class PageFile {
         .putLong(key.hi())
         .putLong(key.lo());
     CRC32C crc = new CRC32C();
-    ByteBuffer chunk = data.duplicate();
     for (int c = 0; c < chunks; c++) {
       crc.reset();
-      int from = data.position() + c * CHUNK;
-      chunk.limit(from + Math.min(CHUNK, length - c * CHUNK)).position(from);
-      crc.update(chunk);
+      int off = c * CHUNK;
+      crc.update(data, off, Math.min(CHUNK, length - off));
       h.putInt((int) crc.getValue());
     }
     crc.reset();

@@ -60,38 +60,6 @@ class TestPageFormatAndIndex {
   }
 
   @Test
-  void aPageOffTheHeapInsideALargerBufferGetsTheHeaderOfItsBytesAlone() throws Exception {
-    byte[] data = new byte[200_000];
-    new Random(2).nextBytes(data);
-    PageKey key = new PageKey(7, 8);
-    ByteBuffer run = ByteBuffer.allocateDirect(data.length + 3_000);
-    run.position(1_000);
-    run.put(data);
-    run.limit(1_000 + data.length).position(1_000);
-    ByteBuffer page = run.slice().asReadOnlyBuffer();
-    page.position(0);
-    ByteBuffer fromView = PageFile.header(key, page);
-    assertThat(page.position()).isZero();
-    assertThat(page.remaining()).isEqualTo(data.length);
-    assertThat(fromView).isEqualTo(PageFile.header(key, data, data.length));
-    fromView.rewind();
-    Path p = new File(LocalTaps.newDir("pagefile"), key.fileName()).toPath();
-    try (FileChannel ch =
-        FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      ch.write(fromView);
-      ch.write(page.duplicate());
-    }
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-      PageFile.Header h = PageFile.readHeader(ch, key, ch.size());
-      assertThat(h.length).isEqualTo(data.length);
-      byte[] last = new byte[500];
-      PageFile.read(ch, h, data.length - 500, last, 0, 500);
-      assertThat(last)
-          .isEqualTo(java.util.Arrays.copyOfRange(data, data.length - 500, data.length));
-    }
-  }
-
-  @Test
   void pageKeysAreDistinctPerVersionAndPage() {
     Set<PageKey> keys = new HashSet<>();
     for (int page = 0; page < 1000; page++) {
