@@ -342,10 +342,14 @@ final class CachingInputStream extends PageReads
 
   @Override
   public synchronized void unbuffer() {
+    dropBuffers();
+    demand.release();
+  }
+
+  private void dropBuffers() {
     current = null;
     currentIndex = -1;
     passIndex = -1;
-    demand.close();
   }
 
   @Override
@@ -373,7 +377,8 @@ final class CachingInputStream extends PageReads
       closed = true;
       admission.streamClosed(id);
       readahead.close();
-      unbuffer();
+      dropBuffers();
+      demand.close();
     }
   }
 

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -206,21 +207,31 @@ final class LocalHostTier implements HostTier {
       }
       return;
     }
-    writer.execute(
-        () -> {
-          long start = io.nanoTime();
-          try {
-            if (faults.diskUsable() && prepared) {
-              disk.write(key, data, data.length);
-              checkDeadline(start, "writing a cached page");
+    try {
+      writer.execute(
+          () -> {
+            long start = io.nanoTime();
+            try {
+              if (faults.diskUsable() && prepared) {
+                disk.write(key, data, data.length);
+                checkDeadline(start, "writing a cached page");
+              }
+            } catch (IOException e) {
+              faults.fault(Faults.classify(e), "writing a cached page", e);
+            } finally {
+              written(key, size);
             }
-          } catch (IOException e) {
-            faults.fault(Faults.classify(e), "writing a cached page", e);
-          } finally {
-            pendingWrites.remove(key);
-            writesQueued.addAndGet(-size);
-          }
-        });
+          });
+    } catch (RejectedExecutionException e) {
+      // closed while a reader was still landing pages: its read stands, the page is not kept
+      written(key, size);
+      storeCounters.writeDropped();
+    }
+  }
+
+  private void written(PageKey key, long size) {
+    pendingWrites.remove(key);
+    writesQueued.addAndGet(-size);
   }
 
   @Override

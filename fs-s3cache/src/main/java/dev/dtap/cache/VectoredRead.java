@@ -171,16 +171,18 @@ final class VectoredRead {
         t.complete();
         return;
       }
-      in.runInBackground(
-          () -> {
-            try {
-              fill(t, runs, true);
-              t.complete();
-            } catch (IOException | RuntimeException e) {
-              t.range.getData().completeExceptionally(e);
-            }
-          });
-    } catch (IOException | RuntimeException e) {
+      in.runInBackground(() -> fillAndComplete(t, runs));
+    } catch (Throwable e) {
+      // an Error too: a range left incomplete would hang its caller forever
+      t.range.getData().completeExceptionally(e);
+    }
+  }
+
+  private void fillAndComplete(Target t, List<PageRun> runs) {
+    try {
+      fill(t, runs, true);
+      t.complete();
+    } catch (Throwable e) {
       t.range.getData().completeExceptionally(e);
     }
   }

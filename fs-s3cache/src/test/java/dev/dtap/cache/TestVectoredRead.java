@@ -68,10 +68,14 @@ class TestVectoredRead {
     cache = new DtapReadCache(new BackendTap(tap, conf, backend), store);
   }
 
+  private boolean cacheClosed;
+
   @AfterEach
   void tearDown() throws IOException {
     other.shutdownNow();
-    cache.close();
+    if (!cacheClosed) {
+      cache.close();
+    }
   }
 
   private FSDataInputStream open() throws IOException {
@@ -217,6 +221,57 @@ class TestVectoredRead {
     }
   }
 
+  @Test
+  void unbufferLetsTheRangesInFlightLandAndClosesTheBackendStreamAfterThem() throws Exception {
+    List<FileRange> ranges = ranges(100, 1000, 3L * PAGE, 10);
+    try (FSDataInputStream in = open()) {
+      in.readVectored(ranges, ByteBuffer::allocate);
+      in.unbuffer();
+      assertThat(backend.closes).as("backend stream closed with ranges in flight").isZero();
+
+      backend.answer(0, Answer.WHOLE);
+      assertThat(backend.closes).as("closed with one range still in flight").isZero();
+      backend.answer(1, Answer.WHOLE);
+      for (FileRange r : ranges) {
+        assertThat(bytesOf(r)).isEqualTo(expected(r));
+      }
+      assertThat(backend.closes).as("closed once its last range landed").isEqualTo(1);
+
+      List<FileRange> next = ranges(5L * PAGE, 10);
+      in.readVectored(next, ByteBuffer::allocate);
+      assertThat(backend.opens).as("the next read opens another backend stream").isEqualTo(2);
+      backend.answer(2, Answer.WHOLE);
+      assertThat(bytesOf(next.get(0))).isEqualTo(expected(next.get(0)));
+    }
+    assertThat(backend.closes).isEqualTo(2);
+  }
+
+  @Test
+  void closingTheStreamFailsTheRangesStillInFlight() throws Exception {
+    List<FileRange> ranges = ranges(100, 1000);
+    FSDataInputStream in = open();
+    in.readVectored(ranges, ByteBuffer::allocate);
+    in.close();
+
+    assertThat(backend.closes).isEqualTo(1);
+    assertThat(cause(ranges.get(0))).isInstanceOf(IOException.class).hasMessage("stream closed");
+  }
+
+  @Test
+  void aRunLandingAfterTheCacheClosedStillServesItsRangeAndIsNotKept() throws Exception {
+    List<FileRange> ranges = ranges(100, 1000);
+    try (FSDataInputStream in = open()) {
+      in.readVectored(ranges, ByteBuffer::allocate);
+      cache.close();
+      cacheClosed = true;
+      backend.answer(0, Answer.WHOLE);
+
+      assertThat(bytesOf(ranges.get(0))).isEqualTo(expected(ranges.get(0)));
+      assertThat(cache.store().counters().counters())
+          .containsEntry(CacheCounters.WRITES_DROPPED, 1L);
+    }
+  }
+
   private static Throwable cause(FileRange r) {
     try {
       r.getData().get();
@@ -250,6 +305,8 @@ class TestVectoredRead {
     volatile boolean answerAtOnce;
     volatile int calls;
     volatile int positioned;
+    volatile int opens;
+    volatile int closes;
 
     /** Forgets the ranges asked so far: the next one asked is index 0 again. */
     void forget() {
@@ -284,18 +341,23 @@ class TestVectoredRead {
 
     @Override
     public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+      opens++;
       return new FSDataInputStream(new Stream(Files.readAllBytes(pathToFile(f).toPath())));
     }
 
     private final class Stream extends CapabilityFileSystem.Bare {
+      private final List<FileRange> ranges = new CopyOnWriteArrayList<>();
+
       Stream(byte[] bytes) {
         super(bytes);
       }
 
       @Override
-      public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate) {
+      public void readVectored(
+          List<? extends FileRange> requested, IntFunction<ByteBuffer> allocate) {
         calls++;
-        for (FileRange r : ranges) {
+        for (FileRange r : requested) {
+          ranges.add(r);
           asked.add(r.getOffset() + "+" + r.getLength());
           r.setData(new CompletableFuture<>());
           held.add(r);
@@ -304,6 +366,15 @@ class TestVectoredRead {
           if (answerAtOnce) {
             whole.get(whole.size() - 1).run();
           }
+        }
+      }
+
+      /** As S3A's streams do, closing fails the vectored ranges still in flight. */
+      @Override
+      public void close() {
+        closes++;
+        for (FileRange r : ranges) {
+          r.getData().completeExceptionally(new IOException("stream closed"));
         }
       }
 
