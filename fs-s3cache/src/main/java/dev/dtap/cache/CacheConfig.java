@@ -76,6 +76,18 @@ final class CacheConfig {
    * @throws InvalidConfigurationException naming the key on any bad value
    */
   static CacheConfig parse(Configuration conf) throws InvalidConfigurationException {
+    return parse(conf, Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * Parses the settings for a JVM of the given maximum heap.
+   *
+   * @param conf the site configuration
+   * @param maxHeap the JVM's maximum heap in bytes, which bounds the heap defaults
+   * @return the settings
+   * @throws InvalidConfigurationException naming the key on any bad value
+   */
+  static CacheConfig parse(Configuration conf, long maxHeap) throws InvalidConfigurationException {
     ConfigReader r = new ConfigReader(conf);
     long page = CacheKeys.PAGE_SIZE.get(conf);
     if (Long.bitCount(page) != 1) {
@@ -85,14 +97,18 @@ final class CacheConfig {
           "a power of two from 64k to 16m");
     }
     DiskSettings disk = DiskSettings.parse(conf, page);
-    // unset: 256 MiB, but never more than an eighth of this JVM's heap (a 512 MiB task JVM
-    // under 32 readers ran out of heap with a 256 MiB tier); a value set is honoured as it is
+    // Unset, the heap the cache holds scales with the JVM's: a page of 1 MiB is a humongous object
+    // on a G1 heap under 8 GiB and takes two MiB of regions, so a sixteenth of the heap in pages
+    // occupies an eighth of it. With the fixed defaults (a quarter of the memory tier's share and
+    // 64 MiB of write queue) TeraSort's map tasks (-Xmx300m, a 100 MiB sort buffer, S3A's analytics
+    // stream buffering below the cache) ran out of heap. A value set is honoured as it is.
     long memory =
-        CacheKeys.MEMORY_SIZE.get(
-            conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, Runtime.getRuntime().maxMemory() / 8));
+        CacheKeys.MEMORY_SIZE.get(conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, maxHeap / 16));
     int prefetchPages = CacheKeys.PREFETCH_PAGES.get(conf);
     int prefetchThreads = CacheKeys.PREFETCH_THREADS.get(conf);
-    long prefetchMemory = CacheKeys.PREFETCH_MEMORY.get(conf);
+    long prefetchMemory =
+        CacheKeys.PREFETCH_MEMORY.get(
+            conf, Math.max(page, Math.min(CacheKeys.PREFETCH_MEMORY_DEFAULT, maxHeap / 32)));
     if (prefetchMemory < page) {
       throw ConfigReader.invalid(
           CacheKeys.PREFETCH_MEMORY.name(),

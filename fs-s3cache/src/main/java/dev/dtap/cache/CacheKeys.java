@@ -31,7 +31,7 @@ public final class CacheKeys {
           0,
           1L << 40,
           "Heap for the in-memory page tier (W-TinyLFU, scan resistant); 0 turns it off. Unset, at"
-              + " most an eighth of the JVM's maximum heap.");
+              + " most a sixteenth of the JVM's maximum heap.");
 
   public static final ConfigKey<Integer> PREFETCH_PAGES =
       ConfigKey.integer(
@@ -50,14 +50,18 @@ public final class CacheKeys {
           256,
           "Threads shared by all streams of the JVM for prefetch and background page fills.");
 
+  /** The prefetch and write budget when unset and the heap is large enough. */
+  static final long PREFETCH_MEMORY_DEFAULT = 64L << 20;
+
   public static final ConfigKey<Long> PREFETCH_MEMORY =
       ConfigKey.bytes(
           "fs.dtap.cache.prefetch.memory",
-          64L << 20,
+          PREFETCH_MEMORY_DEFAULT,
           64L << 10,
           1L << 40,
-          "Bytes of prefetched and queued pages in flight at once, over all streams of the JVM;"
-              + " further prefetches are skipped.");
+          "Bytes of prefetched pages in flight at once, over all streams of the JVM, and as much"
+              + " again of pages queued for the cache disk; further prefetches and writes are"
+              + " skipped. Unset, at most a thirty-second of the JVM's maximum heap.");
 
   public static final ConfigKey<Duration> DEADLINE =
       ConfigKey.duration(

@@ -101,10 +101,21 @@ final class CachingInputStream extends PageReads
 
   private byte[] loadThroughStore(long index) throws IOException {
     PageStore.Loader loader =
-        store.host().shared()
+        store.host().shared() || isHole(index)
             ? () -> source.readRange(index * pageSize, pageLength(index))
             : () -> loadPage(index);
     return store.load(id.page(index), ownerOf(index), loader, counters);
+  }
+
+  /**
+   * Whether a missing page lies before one the cache holds. Read through the reader's backend
+   * stream, S3A's analytics stream widens such a read by a prefetch of its own into pages the cache
+   * already has: a repeated TeraSort whose first run had dropped 5 MB of page writes read 79 MB
+   * from the store. A hole is read as one exact range instead.
+   */
+  private boolean isHole(long index) {
+    long next = index + 1;
+    return next * pageSize < length && store.isCached(id.page(next));
   }
 
   @Override

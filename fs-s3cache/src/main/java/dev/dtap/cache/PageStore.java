@@ -202,6 +202,13 @@ final class PageStore {
   }
 
   /**
+   * @return whether a page is in memory or on the host now (not merely being loaded)
+   */
+  boolean isCached(PageKey key) {
+    return memory.get(key) != null || host.contains(key);
+  }
+
+  /**
    * @return whether some reader of this JVM is loading this page now
    */
   boolean isLoading(PageKey key) {

@@ -272,6 +272,30 @@ class TestVectoredRead {
     }
   }
 
+  @Test
+  void aMissingPageBeforeCachedOnesIsReadAsAnExactRangeNotThroughTheReadersStream()
+      throws Exception {
+    backend.answerAtOnce = true;
+    try (FSDataInputStream in = open()) {
+      List<FileRange> allButPage3 = ranges(0, 3L * PAGE, 4L * PAGE, LENGTH - 4L * PAGE);
+      in.readVectored(allButPage3, ByteBuffer::allocate);
+      for (FileRange r : allButPage3) {
+        assertThat(bytesOf(r)).isEqualTo(expected(r));
+      }
+    }
+    cache.store().flush();
+    backend.forget();
+
+    byte[] whole = new byte[LENGTH];
+    try (FSDataInputStream in = open()) {
+      in.readFully(whole);
+    }
+
+    assertThat(whole).isEqualTo(data);
+    assertThat(backend.asked).as("page 3, exactly").containsExactly(3 * PAGE + "+" + PAGE);
+    assertThat(backend.positioned).as("reads on the reader's backend stream").isZero();
+  }
+
   private static Throwable cause(FileRange r) {
     try {
       r.getData().get();
