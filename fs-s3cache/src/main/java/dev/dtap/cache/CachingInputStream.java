@@ -68,7 +68,7 @@ final class CachingInputStream extends PageReads
     this.admission = store.admission();
     this.id = id;
     this.source = source;
-    this.demand = new DemandStream(source);
+    this.demand = new DemandStream(source, store.background()::execute);
     this.counters = new CacheCounters(tapCounters, null);
     this.owners = owners;
     String policy = readPolicy == null ? "" : readPolicy.toLowerCase(Locale.ROOT);
@@ -84,8 +84,13 @@ final class CachingInputStream extends PageReads
 
   private void checkOpen() throws IOException {
     if (closed) {
-      throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + description);
+      throw closedError();
     }
+  }
+
+  /** The error of a read the stream or its cache can no longer serve because it was closed. */
+  IOException closedError() {
+    return new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + description);
   }
 
   private String ownerOf(long index) {

@@ -3,7 +3,12 @@ package dev.dtap.cache;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
@@ -16,16 +21,28 @@ import org.apache.hadoop.fs.FileRange;
  * <p>Thread-safe: one read at a time.
  */
 final class DemandStream {
-  private static final CompletableFuture<Void> NONE = CompletableFuture.completedFuture(null);
-
   private final BackendSource source;
-  private FSDataInputStream in;
+  private final Executor closer;
+  private Backend current;
 
-  /** Completes when every vectored range started on {@link #in} has completed, either way. */
-  private CompletableFuture<Void> inFlight = NONE;
+  /** Streams let go of by {@link #release()} whose vectored ranges have not all completed. */
+  private final Set<Backend> detached = ConcurrentHashMap.newKeySet();
 
-  DemandStream(BackendSource source) {
+  /**
+   * @param source opens backend streams
+   * @param closer runs the close of a released stream once its last range completes, off the
+   *     backend's thread that completed it; a rejected task closes on that thread
+   */
+  DemandStream(BackendSource source, Executor closer) {
     this.source = source;
+    this.closer = closer;
+  }
+
+  private Backend backend() throws IOException {
+    if (current == null) {
+      current = new Backend(source.open(null));
+    }
+    return current;
   }
 
   /**
@@ -34,30 +51,24 @@ final class DemandStream {
    * @throws IOException on backend failure, or EOF before the range ends
    */
   synchronized void readFully(long position, byte[] buf, int off, int len) throws IOException {
-    if (in == null) {
-      in = source.open(null);
-    }
-    BackendSource.readFully(in, position, buf, off, len);
+    BackendSource.readFully(backend().in, position, buf, off, len);
   }
 
   /**
    * Starts a vectored read on the backend stream. The backend completes the ranges, possibly after
-   * this returns; closing this stream before they land may fail them.
+   * this returns; {@link #close()} before they land may fail them, {@link #release()} does not.
    *
    * @throws IOException if the backend refuses the read
    */
   synchronized void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
       throws IOException {
-    if (in == null) {
-      in = source.open(null);
+    Backend b = backend();
+    b.in.readVectored(ranges, allocate);
+    for (FileRange r : ranges) {
+      b.outstanding.incrementAndGet();
+      // the callback holds the stream, never the range's buffer
+      r.getData().whenComplete((data, failure) -> b.rangeDone());
     }
-    in.readVectored(ranges, allocate);
-    CompletableFuture<?>[] started = new CompletableFuture<?>[ranges.size() + 1];
-    for (int i = 0; i < ranges.size(); i++) {
-      started[i] = ranges.get(i).getData();
-    }
-    started[ranges.size()] = inFlight;
-    inFlight = CompletableFuture.allOf(started);
   }
 
   /**
@@ -67,29 +78,63 @@ final class DemandStream {
    * answered.
    */
   synchronized void release() {
-    if (in != null) {
-      FSDataInputStream detached = in;
-      in = null;
-      CompletableFuture<Void> pending = inFlight;
-      inFlight = NONE;
-      pending.whenComplete((v, failure) -> closeQuietly(detached));
+    if (current != null) {
+      Backend b = current;
+      current = null;
+      detached.add(b);
+      b.released = true;
+      if (b.outstanding.get() == 0) {
+        b.close();
+      }
     }
   }
 
-  /** Closes the backend stream now, failing any vectored ranges still in flight on it. */
+  /**
+   * Closes the backend stream and any released ones still waiting for their ranges, now: ranges
+   * still in flight on them may fail.
+   */
   synchronized void close() {
-    if (in != null) {
-      closeQuietly(in);
-      in = null;
-      inFlight = NONE;
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+    for (Backend b : detached) {
+      b.close();
     }
   }
 
-  private static void closeQuietly(FSDataInputStream stream) {
-    try {
-      stream.close();
-    } catch (IOException e) {
-      // a read stream; nothing to lose
+  /** One backend stream and the vectored ranges outstanding on it. */
+  private final class Backend {
+    final FSDataInputStream in;
+    final AtomicInteger outstanding = new AtomicInteger();
+    final AtomicBoolean closed = new AtomicBoolean();
+    volatile boolean released;
+
+    Backend(FSDataInputStream in) {
+      this.in = in;
+    }
+
+    void rangeDone() {
+      if (outstanding.decrementAndGet() == 0 && released) {
+        try {
+          // not on the thread completing the last range: that is the backend's own, and a
+          // backend whose close() waits for its reads in flight would wait for itself
+          closer.execute(this::close);
+        } catch (RejectedExecutionException e) {
+          close();
+        }
+      }
+    }
+
+    void close() {
+      if (closed.compareAndSet(false, true)) {
+        detached.remove(this);
+        try {
+          in.close();
+        } catch (IOException e) {
+          // a read stream; nothing to lose
+        }
+      }
     }
   }
 }

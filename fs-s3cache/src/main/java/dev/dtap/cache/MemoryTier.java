@@ -32,6 +32,11 @@ final class MemoryTier {
     return pages == null ? null : pages.getIfPresent(key);
   }
 
+  /** Whether a page is held, without counting as an access to it (admission counts those). */
+  boolean contains(PageKey key) {
+    return pages != null && pages.asMap().containsKey(key);
+  }
+
   void put(PageKey key, byte[] data) {
     if (pages != null) {
       pages.put(key, data);

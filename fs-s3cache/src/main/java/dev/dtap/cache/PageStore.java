@@ -205,7 +205,7 @@ final class PageStore {
    * @return whether a page is in memory or on the host now (not merely being loaded)
    */
   boolean isCached(PageKey key) {
-    return memory.get(key) != null || host.contains(key);
+    return memory.contains(key) || host.contains(key);
   }
 
   /**

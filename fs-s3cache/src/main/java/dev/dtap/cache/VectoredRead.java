@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FileRange;
 
@@ -172,6 +173,9 @@ final class VectoredRead {
         return;
       }
       in.runInBackground(() -> fillAndComplete(t, runs));
+    } catch (RejectedExecutionException e) {
+      // the cache closed while the run was on the wire
+      t.range.getData().completeExceptionally(in.closedError());
     } catch (Throwable e) {
       // an Error too: a range left incomplete would hang its caller forever
       t.range.getData().completeExceptionally(e);

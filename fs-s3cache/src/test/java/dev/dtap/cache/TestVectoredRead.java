@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -235,7 +236,11 @@ class TestVectoredRead {
       for (FileRange r : ranges) {
         assertThat(bytesOf(r)).isEqualTo(expected(r));
       }
+      backend.closings.acquire();
       assertThat(backend.closes).as("closed once its last range landed").isEqualTo(1);
+      assertThat(backend.closedOn)
+          .as("not on the thread that completed the range")
+          .isNotSameAs(Thread.currentThread());
 
       List<FileRange> next = ranges(5L * PAGE, 10);
       in.readVectored(next, ByteBuffer::allocate);
@@ -254,6 +259,20 @@ class TestVectoredRead {
     in.close();
 
     assertThat(backend.closes).isEqualTo(1);
+    assertThat(cause(ranges.get(0))).isInstanceOf(IOException.class).hasMessage("stream closed");
+  }
+
+  @Test
+  void closingAfterUnbufferClosesTheReleasedStreamAtOnce() throws Exception {
+    List<FileRange> ranges = ranges(100, 1000);
+    FSDataInputStream in = open();
+    in.readVectored(ranges, ByteBuffer::allocate);
+    in.unbuffer();
+    assertThat(backend.closes).isZero();
+
+    in.close();
+
+    assertThat(backend.closes).as("the released stream, closed by close()").isEqualTo(1);
     assertThat(cause(ranges.get(0))).isInstanceOf(IOException.class).hasMessage("stream closed");
   }
 
@@ -331,6 +350,8 @@ class TestVectoredRead {
     volatile int positioned;
     volatile int opens;
     volatile int closes;
+    volatile Thread closedOn;
+    final Semaphore closings = new Semaphore(0);
 
     /** Forgets the ranges asked so far: the next one asked is index 0 again. */
     void forget() {
@@ -397,6 +418,8 @@ class TestVectoredRead {
       @Override
       public void close() {
         closes++;
+        closedOn = Thread.currentThread();
+        closings.release();
         for (FileRange r : ranges) {
           r.getData().completeExceptionally(new IOException("stream closed"));
         }

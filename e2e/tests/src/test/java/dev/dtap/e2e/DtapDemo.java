@@ -372,7 +372,7 @@ public final class DtapDemo {
     m.put("s3a_ms", s3aMillis);
     m.put("dtap_again_ms", repeat);
     m.put("repeat_speedup", repeat == 0 ? null : round((double) first / repeat));
-    m.put("dtap_vs_s3a", first == 0 ? null : round((double) s3aMillis / first));
+    m.put("dtap_vs_s3a", first == 0 || s3aMillis == 0 ? null : round((double) s3aMillis / first));
     return m;
   }
 
