@@ -99,8 +99,9 @@ final class CacheConfig {
     DiskSettings disk = DiskSettings.parse(conf, page);
     // Unset, the heap the cache holds scales with the JVM's: a page of 1 MiB is a humongous object
     // on a G1 heap under 8 GiB and takes two MiB of regions, so a sixteenth of the heap in pages
-    // occupies an eighth of it. With the fixed defaults (a quarter of the memory tier's share and
-    // 64 MiB of write queue) TeraSort's map tasks (-Xmx300m, a 100 MiB sort buffer, S3A's analytics
+    // occupies an eighth of it. With the earlier defaults (an eighth of the heap for the memory
+    // tier and a fixed 64 MiB of write queue) TeraSort's map tasks (-Xmx300m, a 100 MiB sort
+    // buffer, S3A's analytics
     // stream buffering below the cache) ran out of heap. A value set is honoured as it is.
     long memory =
         CacheKeys.MEMORY_SIZE.get(conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, maxHeap / 16));

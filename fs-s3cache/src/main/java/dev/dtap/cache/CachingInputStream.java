@@ -21,10 +21,11 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  * <p>Pages come from memory, then the host (disk or cache service), then the backend (one load per
  * page however many readers miss it). Reads that follow each other are sequential: whole pages are
  * loaded and the next ones read ahead ({@link Readahead}). When the caller declared random access
- * ({@code openFile()} read policy {@code random}, {@code vector} or {@code columnar}) and a read
- * wants only part of an uncached page, exactly the requested bytes are read from the backend and
- * the page is filled in the background, so a cold random read costs what it costs without the
- * cache. Admission ({@link Admission}) decides which pages are cached.
+ * ({@code openFile()} read policy {@code random}, {@code vector}, {@code parquet} and the others of
+ * {@link ReadPolicy#RANDOM}, first in the caller's list) and a read wants only part of an uncached
+ * page, exactly the requested bytes are read from the backend and the page is filled in the
+ * background, so a cold random read costs what it costs without the cache. Admission ({@link
+ * Admission}) decides which pages are cached.
  *
  * <p>Not thread-safe except for the positioned reads, like every Hadoop input stream.
  */
@@ -71,10 +72,9 @@ final class CachingInputStream extends PageReads
     this.demand = new DemandStream(source, store.background()::execute);
     this.counters = new CacheCounters(tapCounters, null);
     this.owners = owners;
-    String policy = readPolicy == null ? "" : readPolicy.toLowerCase(Locale.ROOT);
-    this.randomHint =
-        policy.startsWith("random") || policy.startsWith("vector") || policy.startsWith("columnar");
-    this.sequentialHint = policy.startsWith("sequential") || policy.startsWith("whole-file");
+    ReadPolicy policy = ReadPolicy.parse(readPolicy);
+    this.randomHint = policy == ReadPolicy.RANDOM;
+    this.sequentialHint = policy == ReadPolicy.SEQUENTIAL;
     this.prefetchPages = store.config().prefetchPages();
     this.description = description;
     this.fetch = new PageFetch(store, id, demand, counters, description);

@@ -180,7 +180,7 @@ final class PageStore {
    * @return whether this JVM holds a page in memory
    */
   boolean inMemory(PageKey key) {
-    return memory.get(key) != null;
+    return memory.contains(key);
   }
 
   /**
@@ -198,7 +198,8 @@ final class PageStore {
    * @return whether a page is known to be available without a backend read
    */
   boolean isCachedOrLoading(PageKey key) {
-    return inflight.containsKey(key) || memory.get(key) != null || host.contains(key);
+    // a look, not a use: probing ahead must not keep pages in the memory tier
+    return inflight.containsKey(key) || memory.contains(key) || host.contains(key);
   }
 
   /**

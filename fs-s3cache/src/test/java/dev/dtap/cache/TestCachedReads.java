@@ -331,9 +331,19 @@ class TestCachedReads {
 
   @Test
   void aColdRandomReadAcrossAPageBoundaryIsOneBackendRead() throws Exception {
+    assertColdReadAcrossAPageBoundaryIsOneBackendRead("random");
+  }
+
+  @Test
+  void parquetsListOfReadPoliciesCountsAsRandom() throws Exception {
+    // what Parquet 1.16's reader asks for; the first entry the cache knows decides
+    assertColdReadAcrossAPageBoundaryIsOneBackendRead("parquet, vector, random, adaptive");
+  }
+
+  private void assertColdReadAcrossAPageBoundaryIsOneBackendRead(String policy) throws Exception {
     try (FSDataInputStream in =
         FutureIO.awaitFuture(
-            fs.openFile(file).opt("fs.option.openfile.read.policy", "random").build())) {
+            fs.openFile(file).opt("fs.option.openfile.read.policy", policy).build())) {
       byte[] buf = new byte[PAGE];
       long start = 3L * PAGE + PAGE / 2; // half of page 3, half of page 4
       in.readFully(start, buf);

@@ -62,11 +62,19 @@ class TestVectoredRead {
         CacheTestSupport.cachedTap("vr", root, new File(LocalTaps.newDir("vrcache"), "pages"));
     conf.set("fs.dtap.cache.scan.admission", "first-read");
     conf.set("fs.dtap.cache.memory.size", "16m");
-    TapConfig tap = DataTapConfig.parse(conf, CacheKeys.all()).tap("vr");
+    this.conf = conf;
     backend = new HeldFileSystem();
     backend.initialize(backendPath.toUri(), conf);
+    cache = newCache();
+  }
+
+  private Configuration conf;
+
+  /** A cache over the test's directories and backend, as a new JVM would open it. */
+  private DtapReadCache newCache() throws IOException {
+    TapConfig tap = DataTapConfig.parse(conf, CacheKeys.all()).tap("vr");
     PageStore store = PageStore.privateStore(CacheConfig.parse(conf), DiskIo.NIO);
-    cache = new DtapReadCache(new BackendTap(tap, conf, backend), store);
+    return new DtapReadCache(new BackendTap(tap, conf, backend), store);
   }
 
   private boolean cacheClosed;
@@ -80,7 +88,11 @@ class TestVectoredRead {
   }
 
   private FSDataInputStream open() throws IOException {
-    return cache.open(new OpenRequest(LocalTaps.path("vr", "/f.bin"), backendPath, null, 0, null));
+    return cache.open(openRequest());
+  }
+
+  private OpenRequest openRequest() {
+    return new OpenRequest(LocalTaps.path("vr", "/f.bin"), backendPath, null, 0, null);
   }
 
   private static List<FileRange> ranges(long... offsetsAndLengths) {
@@ -289,6 +301,19 @@ class TestVectoredRead {
       assertThat(cache.store().counters().counters())
           .containsEntry(CacheCounters.WRITES_DROPPED, 1L);
     }
+    // the page was not kept: a cache opened afresh over the same directories misses it
+    backend.forget();
+    backend.answerAtOnce = true;
+    int positionedBefore = backend.positioned;
+    try (DtapReadCache again = newCache();
+        FSDataInputStream in = again.open(openRequest())) {
+      byte[] got = new byte[1000];
+      in.readFully(100, got);
+      assertThat(got).isEqualTo(Arrays.copyOfRange(data, 100, 1100));
+    }
+    assertThat(backend.asked.size() + backend.positioned - positionedBefore)
+        .as("requests to the backend for the page the closed cache did not keep")
+        .isPositive();
   }
 
   @Test
