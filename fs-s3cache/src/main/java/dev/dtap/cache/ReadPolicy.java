@@ -20,7 +20,10 @@ enum ReadPolicy {
   RANDOM,
   /** Reads from start to end: whole pages, read ahead. */
   SEQUENTIAL,
-  /** No declared pattern ({@code adaptive}, {@code default}, none): the cache watches the reads. */
+  /**
+   * No declared pattern ({@code adaptive}, {@code default}, {@code normal}, none): the cache
+   * watches the reads.
+   */
   ADAPTIVE;
 
   /**
@@ -59,6 +62,7 @@ enum ReadPolicy {
         return SEQUENTIAL;
       case "adaptive":
       case "default":
+      case "normal": // S3A's older name for adaptive
         return ADAPTIVE;
       default:
         return null;

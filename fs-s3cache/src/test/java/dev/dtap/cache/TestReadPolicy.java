@@ -23,6 +23,7 @@ class TestReadPolicy {
     }
     assertThat(ReadPolicy.parse("adaptive")).isEqualTo(ReadPolicy.ADAPTIVE);
     assertThat(ReadPolicy.parse("default")).isEqualTo(ReadPolicy.ADAPTIVE);
+    assertThat(ReadPolicy.parse("normal, random")).isEqualTo(ReadPolicy.ADAPTIVE);
   }
 
   @Test
