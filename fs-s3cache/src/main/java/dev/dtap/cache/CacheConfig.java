@@ -101,8 +101,8 @@ final class CacheConfig {
     // on a G1 heap under 8 GiB and takes two MiB of regions, so a sixteenth of the heap in pages
     // occupies an eighth of it. With the earlier defaults (an eighth of the heap for the memory
     // tier and a fixed 64 MiB of write queue) TeraSort's map tasks (-Xmx300m, a 100 MiB sort
-    // buffer, S3A's analytics
-    // stream buffering below the cache) ran out of heap. A value set is honoured as it is.
+    // buffer, S3A's analytics stream buffering below the cache) ran out of heap. A value set is
+    // honoured as it is.
     long memory =
         CacheKeys.MEMORY_SIZE.get(conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, maxHeap / 16));
     int prefetchPages = CacheKeys.PREFETCH_PAGES.get(conf);

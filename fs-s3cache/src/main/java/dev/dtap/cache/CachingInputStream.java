@@ -27,7 +27,8 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  * background, so a cold random read costs what it costs without the cache. Admission ({@link
  * Admission}) decides which pages are cached.
  *
- * <p>Not thread-safe except for the positioned reads, like every Hadoop input stream.
+ * <p>Not thread-safe except for the positioned reads, like every Hadoop input stream: those may run
+ * on several threads at once and beside the stream's reads, and never move the stream's state.
  */
 final class CachingInputStream extends PageReads
     implements CanUnbuffer, StreamCapabilities, IOStatisticsSource {
@@ -46,11 +47,15 @@ final class CachingInputStream extends PageReads
   private final String description;
 
   private long pos;
-  private byte[] current;
-  private long currentIndex = -1;
+
+  /**
+   * The page a sequential reader is in. Index and bytes travel as one object: a positioned read on
+   * another thread must never pair one page's index with another page's bytes.
+   */
+  private volatile HeldPage current = HeldPage.NONE;
 
   /** The page this stream is streaming through uncached (scan resistance), or -1. */
-  private long passIndex = -1;
+  private volatile long passIndex = -1;
 
   private long nextExpected;
   private int sequentialRun;
@@ -126,12 +131,28 @@ final class CachingInputStream extends PageReads
   @Override
   int readFromPage(long position, byte[] buf, int off, int len, boolean sequential)
       throws IOException {
+    return copy(position, buf, off, len, sequential, false);
+  }
+
+  @Override
+  int readFromPageAt(long position, byte[] buf, int off, int len) throws IOException {
+    return copy(position, buf, off, len, false, true);
+  }
+
+  /**
+   * @param positioned a positioned read: it uses what the stream holds but moves none of it, so
+   *     that it may run beside the stream's reads and other positioned reads
+   */
+  private int copy(
+      long position, byte[] buf, int off, int len, boolean sequential, boolean positioned)
+      throws IOException {
     long index = position / pageSize;
     int inPage = (int) (position - index * pageSize);
     int pageLen = pageLength(index);
     int n = Math.min(len, pageLen - inPage);
-    if (index == currentIndex) {
-      System.arraycopy(current, inPage, buf, off, n);
+    HeldPage held = current;
+    if (index == held.index) {
+      System.arraycopy(held.bytes, inPage, buf, off, n);
       counters.hitMemory(n);
       return n;
     }
@@ -146,7 +167,9 @@ final class CachingInputStream extends PageReads
     if (sequential || !randomHint || n == pageLen) {
       byte[] page = store.get(key, counters);
       if (page == null && firstTouch(key, !sequential && randomHint)) {
-        passIndex = sequential ? index : -1;
+        if (!positioned) {
+          passIndex = sequential ? index : -1;
+        }
         counters.miss();
         return passThrough(position, buf, off, n);
       }
@@ -175,8 +198,7 @@ final class CachingInputStream extends PageReads
       byte[] page, long index, int inPage, byte[] buf, int off, int n, boolean sequential) {
     System.arraycopy(page, inPage, buf, off, n);
     if (sequential) {
-      current = page;
-      currentIndex = index;
+      current = new HeldPage(index, page);
       prefetchAfter(index);
     }
     return n;
@@ -243,11 +265,6 @@ final class CachingInputStream extends PageReads
       sequentialRun = 0;
     }
     return sequentialHint || sequentialRun >= 1;
-  }
-
-  @Override
-  boolean sequentialHint() {
-    return sequentialHint;
   }
 
   @Override
@@ -363,8 +380,7 @@ final class CachingInputStream extends PageReads
   }
 
   private void dropBuffers() {
-    current = null;
-    currentIndex = -1;
+    current = HeldPage.NONE;
     passIndex = -1;
   }
 

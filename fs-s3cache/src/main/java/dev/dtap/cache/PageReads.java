@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.FSInputStream;
  * bytes of one page. Argument checks follow the streams dtap sits on, so that a read behaves the
  * same with the cache as without.
  *
- * <p>Positioned reads are thread-safe where the subclass's primitive is.
+ * <p>Positioned reads are thread-safe where the subclass's primitive for them is: they may run on
+ * several threads at once, beside the stream's own reads.
  */
 abstract class PageReads extends FSInputStream
     implements ByteBufferReadable, ByteBufferPositionedReadable {
@@ -31,7 +32,7 @@ abstract class PageReads extends FSInputStream
   }
 
   /**
-   * Copies bytes of one page: the heart of every read.
+   * Copies bytes of one page for a read of the stream: the heart of every stream read.
    *
    * @param position file position, below the length
    * @param sequential whether the reader is reading sequentially
@@ -41,9 +42,13 @@ abstract class PageReads extends FSInputStream
       throws IOException;
 
   /**
-   * @return whether the caller declared a sequential read (positioned reads follow it)
+   * Copies bytes of one page for a positioned read, without moving the stream's own state (its
+   * position, the page it holds, its read-ahead): callers may run it on several threads at once.
+   *
+   * @param position file position, below the length
+   * @return bytes copied, at least one
    */
-  abstract boolean sequentialHint();
+  abstract int readFromPageAt(long position, byte[] buf, int off, int len) throws IOException;
 
   /**
    * Notes a stream read at a position.
@@ -84,7 +89,7 @@ abstract class PageReads extends FSInputStream
     int total = 0;
     long p = position;
     while (total < len && p < length) {
-      int n = readFromPage(p, buf, off + total, len - total, sequentialHint());
+      int n = readFromPageAt(p, buf, off + total, len - total);
       p += n;
       total += n;
     }

@@ -6,12 +6,12 @@ import java.util.Locale;
  * What a caller's {@code fs.option.openfile.read.policy} tells the cache about the access to come.
  *
  * <p>Hadoop defines the option as a list of policies in order of preference, of which a filesystem
- * uses the first it recognizes: Parquet's reader asks for {@code parquet, columnar, vector, random,
+ * uses the first it recognizes: Parquet 1.16's reader asks for {@code parquet, vector, random,
  * adaptive}, and a store that knew only {@code random} would still read that file randomly. The
- * cache recognizes the policies Hadoop 3.5 names; a format name counts as the access pattern its
- * files are read with (columnar formats and HBase tables randomly, row formats end to end), as S3A
- * treats them. Unknown names are skipped, so a list made for a newer Hadoop still finds its
- * fallback.
+ * cache recognizes the names S3A's input policy knows in Hadoop 3.5 (Hadoop's standard ones and
+ * S3A's older {@code normal}); a format name counts as the access pattern its files are read with
+ * (columnar formats and HBase tables randomly, row formats end to end), as S3A treats them. Unknown
+ * names are skipped, so a list made for a newer Hadoop still finds its fallback.
  *
  * <p>Immutable.
  */

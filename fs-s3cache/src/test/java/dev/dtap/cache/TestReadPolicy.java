@@ -28,8 +28,8 @@ class TestReadPolicy {
 
   @Test
   void theFirstKnownEntryOfAListDecides() {
-    assertThat(ReadPolicy.parse("parquet, columnar, vector, random, adaptive"))
-        .isEqualTo(ReadPolicy.RANDOM);
+    assertThat(ReadPolicy.parse("parquet, vector, random, adaptive")).isEqualTo(ReadPolicy.RANDOM);
+    assertThat(ReadPolicy.parse("future-format, columnar")).isEqualTo(ReadPolicy.RANDOM);
     assertThat(ReadPolicy.parse("whole-file,random")).isEqualTo(ReadPolicy.SEQUENTIAL);
     // a name from a newer Hadoop is skipped for the fallback after it
     assertThat(ReadPolicy.parse("iceberg-manifest, sequential")).isEqualTo(ReadPolicy.SEQUENTIAL);

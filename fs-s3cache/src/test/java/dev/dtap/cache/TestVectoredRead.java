@@ -50,6 +50,7 @@ class TestVectoredRead {
   private byte[] data;
   private Path backendPath;
   private HeldFileSystem backend;
+  private Configuration conf;
   private DtapReadCache cache;
   private final ExecutorService other = Executors.newSingleThreadExecutor();
 
@@ -58,17 +59,13 @@ class TestVectoredRead {
     File root = LocalTaps.newDir("vectored");
     data = CacheTestSupport.randomFile(new File(root, "f.bin"), LENGTH, 11);
     backendPath = new Path(new File(root, "f.bin").toURI());
-    Configuration conf =
-        CacheTestSupport.cachedTap("vr", root, new File(LocalTaps.newDir("vrcache"), "pages"));
+    conf = CacheTestSupport.cachedTap("vr", root, new File(LocalTaps.newDir("vrcache"), "pages"));
     conf.set("fs.dtap.cache.scan.admission", "first-read");
     conf.set("fs.dtap.cache.memory.size", "16m");
-    this.conf = conf;
     backend = new HeldFileSystem();
     backend.initialize(backendPath.toUri(), conf);
     cache = newCache();
   }
-
-  private Configuration conf;
 
   /** A cache over the test's directories and backend, as a new JVM would open it. */
   private DtapReadCache newCache() throws IOException {
@@ -290,6 +287,17 @@ class TestVectoredRead {
 
   @Test
   void aRunLandingAfterTheCacheClosedStillServesItsRangeAndIsNotKept() throws Exception {
+    // a control: page 5, landed and written before the close, is kept
+    backend.answerAtOnce = true;
+    try (FSDataInputStream in = open()) {
+      List<FileRange> kept = ranges(5L * PAGE + 10, 1000);
+      in.readVectored(kept, ByteBuffer::allocate);
+      assertThat(bytesOf(kept.get(0))).isEqualTo(expected(kept.get(0)));
+    }
+    cache.store().flush();
+    backend.answerAtOnce = false;
+    backend.forget();
+
     List<FileRange> ranges = ranges(100, 1000);
     try (FSDataInputStream in = open()) {
       in.readVectored(ranges, ByteBuffer::allocate);
@@ -301,13 +309,19 @@ class TestVectoredRead {
       assertThat(cache.store().counters().counters())
           .containsEntry(CacheCounters.WRITES_DROPPED, 1L);
     }
-    // the page was not kept: a cache opened afresh over the same directories misses it
+    // a cache opened afresh over the same directories has page 5 and misses page 0
     backend.forget();
     backend.answerAtOnce = true;
     int positionedBefore = backend.positioned;
     try (DtapReadCache again = newCache();
         FSDataInputStream in = again.open(openRequest())) {
       byte[] got = new byte[1000];
+      in.readFully(5L * PAGE + 10, got);
+      assertThat(got).isEqualTo(Arrays.copyOfRange(data, 5 * PAGE + 10, 5 * PAGE + 1010));
+      assertThat(backend.asked.size() + backend.positioned - positionedBefore)
+          .as("requests to the backend for the page kept before the close")
+          .isZero();
+
       in.readFully(100, got);
       assertThat(got).isEqualTo(Arrays.copyOfRange(data, 100, 1100));
     }
