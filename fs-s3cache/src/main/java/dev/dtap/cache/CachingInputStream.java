@@ -74,7 +74,7 @@ final class CachingInputStream extends PageReads
     this.admission = store.admission();
     this.id = id;
     this.source = source;
-    this.demand = new DemandStream(source, store.background()::execute);
+    this.demand = new DemandStream(source, store.background()::execute, this::closedError);
     this.counters = new CacheCounters(tapCounters, null);
     this.owners = owners;
     ReadPolicy policy = ReadPolicy.parse(readPolicy);
@@ -157,7 +157,7 @@ final class CachingInputStream extends PageReads
       return n;
     }
     PageKey key = id.page(index);
-    byte[] ahead = readahead.take(index);
+    byte[] ahead = positioned ? readahead.peek(index) : readahead.take(index);
     if (ahead != null) {
       return usePage(ahead, index, inPage, buf, off, n, sequential);
     }

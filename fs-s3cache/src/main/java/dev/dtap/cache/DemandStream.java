@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
 
@@ -23,7 +24,9 @@ import org.apache.hadoop.fs.FileRange;
 final class DemandStream {
   private final BackendSource source;
   private final Executor closer;
+  private final Supplier<IOException> closedError;
   private Backend current;
+  private boolean closed;
 
   /** Streams let go of by {@link #release()} whose vectored ranges have not all completed. */
   private final Set<Backend> detached = ConcurrentHashMap.newKeySet();
@@ -32,13 +35,19 @@ final class DemandStream {
    * @param source opens backend streams
    * @param closer runs the close of a released stream once its last range completes, off the
    *     backend's thread that completed it; a rejected task closes on that thread
+   * @param closedError the error of a read after {@link #close()}
    */
-  DemandStream(BackendSource source, Executor closer) {
+  DemandStream(BackendSource source, Executor closer, Supplier<IOException> closedError) {
     this.source = source;
     this.closer = closer;
+    this.closedError = closedError;
   }
 
   private Backend backend() throws IOException {
+    if (closed) {
+      // a positioned read racing the reader's close: opening another stream would leak it
+      throw closedError.get();
+    }
     if (current == null) {
       current = new Backend(source.open(null));
     }
@@ -94,6 +103,7 @@ final class DemandStream {
    * still in flight on them may fail.
    */
   synchronized void close() {
+    closed = true;
     if (current != null) {
       current.close();
       current = null;

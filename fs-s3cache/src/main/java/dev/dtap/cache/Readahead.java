@@ -1,6 +1,7 @@
 package dev.dtap.cache;
 
 import java.io.IOException;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -65,9 +66,24 @@ final class Readahead {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
-    } catch (ExecutionException e) {
+    } catch (ExecutionException | CancellationException e) {
+      return null; // cancelled: the stream closed while a positioned read was in it
+    }
+  }
+
+  /**
+   * A page read ahead that has landed, left for the reader to take: for positioned reads, which
+   * neither take the stream's pages nor wait for their loads.
+   *
+   * @param index the page
+   * @return the page, or null if it is not read ahead, not landed yet, or failed
+   */
+  byte[] peek(long index) {
+    CompletableFuture<byte[]> f = ready.get(index);
+    if (f == null || !f.isDone() || f.isCompletedExceptionally()) {
       return null;
     }
+    return f.getNow(null);
   }
 
   /**

@@ -75,6 +75,30 @@ class TestBackendSource {
         .hasMessageContaining("of " + CacheTestSupport.PAGE + " bytes at 0");
   }
 
+  @Test
+  void theReadersBackendStreamRefusesReadsOnceClosedAndOpensNoOther() throws IOException {
+    RecordingFileSystem fs = new RecordingFileSystem(Answer.INTO_CALLERS_BUFFER);
+    DemandStream demand =
+        new DemandStream(
+            source(fs), Runnable::run, () -> new IOException("Stream is closed: dtap://t/f.bin"));
+    byte[] buf = new byte[10];
+    demand.readFully(5, buf, 0, 10);
+    assertThat(buf).isEqualTo(Arrays.copyOfRange(data, 5, 15));
+
+    // a positioned read may reach the backend stream after another thread closed the reader
+    demand.close();
+
+    assertThatThrownBy(() -> demand.readFully(5, buf, 0, 10))
+        .isInstanceOf(IOException.class)
+        .hasMessage("Stream is closed: dtap://t/f.bin");
+    assertThatThrownBy(
+            () ->
+                demand.readVectored(
+                    List.of(FileRange.createFileRange(0, 10)), ByteBuffer::allocate))
+        .hasMessage("Stream is closed: dtap://t/f.bin");
+    assertThat(fs.policies).as("backend streams opened").hasSize(1);
+  }
+
   private BackendSource source(RecordingFileSystem fs) throws IOException {
     fs.initialize(path.toUri(), new Configuration(false));
     return new BackendSource(fs, path, fs.getFileStatus(path), new Configuration(false));

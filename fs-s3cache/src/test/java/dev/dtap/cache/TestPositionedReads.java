@@ -84,6 +84,27 @@ class TestPositionedReads {
       in.readFully(got);
       assertThat(got).isEqualTo(data);
     }
+    assertThat(prefetchCounters()).as("the stream's own reads do read ahead").isPositive();
+  }
+
+  @Test
+  void aPositionedReadUsesAPageReadAheadButLeavesItForTheStream() throws Exception {
+    try (FSDataInputStream in = openSequential()) {
+      byte[] got = new byte[PAGE];
+      in.readFully(got); // page 0: pages 1.. are read ahead
+      CacheTestSupport.flush();
+
+      byte[] at = new byte[100];
+      in.readFully(PAGE + 5, at);
+      assertThat(at).isEqualTo(Arrays.copyOfRange(data, PAGE + 5, PAGE + 105));
+      assertThat(counter(fs, CacheCounters.PREFETCH_USED))
+          .as("taken by the positioned read")
+          .isZero();
+
+      in.readFully(got); // page 1, by the stream
+      assertThat(got).isEqualTo(Arrays.copyOfRange(data, PAGE, 2 * PAGE));
+      assertThat(counter(fs, CacheCounters.PREFETCH_USED)).as("taken by the stream").isEqualTo(1);
+    }
   }
 
   @Test
@@ -97,14 +118,18 @@ class TestPositionedReads {
           readers.add(threads.submit(() -> positionedReads(in, go, new Random(seed))));
         }
         go.countDown();
-        byte[] streamed = new byte[LENGTH];
-        int done = 0;
-        while (done < LENGTH) {
-          int n = in.read(streamed, done, Math.min(8192, LENGTH - done));
-          assertThat(n).isPositive();
-          done += n;
-        }
-        assertThat(streamed).as("the stream's own bytes, pass %d", pass).isEqualTo(data);
+        // the stream reads the file again and again for as long as the positioned reads run
+        do {
+          in.seek(0);
+          byte[] streamed = new byte[LENGTH];
+          int done = 0;
+          while (done < LENGTH) {
+            int n = in.read(streamed, done, Math.min(8192, LENGTH - done));
+            assertThat(n).isPositive();
+            done += n;
+          }
+          assertThat(streamed).as("the stream's own bytes, pass %d", pass).isEqualTo(data);
+        } while (!readers.stream().allMatch(Future::isDone));
         for (Future<Integer> r : readers) {
           assertThat(r.get()).as("positioned reads checked").isEqualTo(200);
         }
