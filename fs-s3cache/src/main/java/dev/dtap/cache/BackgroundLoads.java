@@ -3,6 +3,7 @@ package dev.dtap.cache;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,6 +17,12 @@ final class BackgroundLoads {
   private final ThreadPoolExecutor pool;
   private final long budget;
   private final AtomicLong used = new AtomicLong();
+
+  /**
+   * Tasks handed to the pool and not yet ended. The pool's own counts miss a task between {@code
+   * execute} and its worker starting it, so a flush could return before a fill it had to wait for.
+   */
+  private final AtomicInteger outstanding = new AtomicInteger();
 
   BackgroundLoads(int threads, long budget) {
     this.pool = pool("dtap-cache-fill", threads);
@@ -64,7 +71,20 @@ final class BackgroundLoads {
    * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdown()}
    */
   void execute(Runnable task) {
-    pool.execute(task);
+    outstanding.incrementAndGet();
+    try {
+      pool.execute(
+          () -> {
+            try {
+              task.run();
+            } finally {
+              outstanding.decrementAndGet();
+            }
+          });
+    } catch (RuntimeException e) {
+      outstanding.decrementAndGet();
+      throw e;
+    }
   }
 
   /**
@@ -75,7 +95,7 @@ final class BackgroundLoads {
    */
   void executeReserved(long bytes, Runnable task) {
     try {
-      pool.execute(
+      execute(
           () -> {
             try {
               task.run();
@@ -92,7 +112,7 @@ final class BackgroundLoads {
    * @return whether no task is running or queued
    */
   boolean idle() {
-    return pool.getActiveCount() == 0 && pool.getQueue().isEmpty();
+    return outstanding.get() == 0;
   }
 
   void shutdown() {
