@@ -9,15 +9,16 @@ import java.util.function.BooleanSupplier;
  * Which pages a read caches (see {@link CacheKeys#SCAN_ADMISSION}): pages of a file several streams
  * of the JVM read at once are cached at once, so that they load once for all; a page one stream
  * alone meets is cached on its first read when a sequential scan meets it while the cache has room
- * (or always, with {@code first-read}), else only when met again, so that one-off scans neither pay
- * for filling the cache nor push out what is re-read.
+ * (or always, with {@code first-read}), else only when met again, here or in another JVM of the
+ * host ({@link HostTier#sightings()}), so that one-off scans neither pay for filling the cache nor
+ * push out what is re-read.
  *
  * <p>Thread-safe.
  */
 final class Admission {
   private final CacheConfig.ScanAdmission mode;
   private final BooleanSupplier room;
-  private final ScanDoorkeeper doorkeeper = new ScanDoorkeeper();
+  private final ScanDoorkeeper doorkeeper;
 
   /** Open streams per file version, to tell a lone scan from readers sharing a file. */
   private final ConcurrentHashMap<PageKey, AtomicInteger> openStreams = new ConcurrentHashMap<>();
@@ -25,10 +26,12 @@ final class Admission {
   /**
    * @param mode the configured admission
    * @param room whether the tier pages settle in has room (under 90% of its quota)
+   * @param doorkeeper the pages lone readers met, in this JVM or on the host
    */
-  Admission(CacheConfig.ScanAdmission mode, BooleanSupplier room) {
+  Admission(CacheConfig.ScanAdmission mode, BooleanSupplier room, ScanDoorkeeper doorkeeper) {
     this.mode = mode;
     this.room = room;
+    this.doorkeeper = doorkeeper;
   }
 
   void streamOpened(FileIdentity id) {

@@ -100,8 +100,9 @@ public final class CacheKeys {
           CacheConfig.ScanAdmission.AUTO,
           "When a page that one stream alone reads is cached: auto (a sequential read's at once"
               + " while the cache is under 90% of its quota, so a job run again hits; a random"
-              + " read's, and any once the cache is nearly full, on the second read, so one-off"
-              + " scans do not push out what is re-read), second-read, or first-read.");
+              + " read's, and any once the cache is nearly full, on the second read, by any JVM"
+              + " caching in the same directories, so one-off scans do not push out what is"
+              + " re-read), second-read, or first-read.");
 
   private static final List<ConfigKey<?>> ALL =
       Collections.unmodifiableList(

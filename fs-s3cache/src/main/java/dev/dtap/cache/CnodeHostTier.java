@@ -40,6 +40,10 @@ final class CnodeHostTier implements HostTier {
   private final Cache<PageKey, PageChannel> descriptors;
   private final Object connectLock = new Object();
   private final AtomicBoolean warned = new AtomicBoolean();
+
+  /** The service admits what it is asked to; what this JVM met it remembers itself. */
+  private final ScanDoorkeeper sightings = ScanDoorkeeper.inMemory();
+
   private volatile CnodeClient client;
 
   private CnodeHostTier(CnodeSettings settings, CacheCounters storeCounters) {
@@ -327,6 +331,11 @@ final class CnodeHostTier implements HostTier {
   public void forget(PageKey key) throws IOException {
     descriptors.invalidate(key);
     required().forget(key);
+  }
+
+  @Override
+  public ScanDoorkeeper sightings() {
+    return sightings;
   }
 
   @Override

@@ -93,6 +93,13 @@ interface HostTier {
   boolean hasRoom();
 
   /**
+   * @return the pages lone readers of the host have met, which admission caches when met again:
+   *     shared by the JVMs that cache in the same directories, so that a job's next task or the job
+   *     run again finds what this one met
+   */
+  ScanDoorkeeper sightings();
+
+  /**
    * @return the host's cache directories as they are now
    */
   List<CacheDirectory> directories();

@@ -46,7 +46,11 @@ final class LocalHostTier implements HostTier {
   private final AtomicLong writesQueued = new AtomicLong();
 
   private final Thread rescanner;
+  private final ScanDoorkeeper sightings;
   private volatile boolean prepared;
+
+  /** Whether this JVM has scanned the directories, and so knows how full they are. */
+  private volatile boolean indexed;
 
   LocalHostTier(CacheConfig config, Faults faults, CacheCounters storeCounters, DiskIo io) {
     this.config = config;
@@ -76,6 +80,7 @@ final class LocalHostTier implements HostTier {
       // fail open: memory and backend only until a later scan succeeds
       faults.fault(Faults.classify(e), "preparing the cache directories", e);
     }
+    this.sightings = sightings(config, prepared);
     this.writer = BackgroundLoads.pool("dtap-cache-write", 1);
     long rescanMs = config.rescan().toMillis();
     this.rescanner =
@@ -95,6 +100,26 @@ final class LocalHostTier implements HostTier {
     rescanner.start(); // the first scan rebuilds the index after a restart, in the background
   }
 
+  /**
+   * The host's sightings, in the first cache directory; this JVM's own when the directory cannot
+   * hold them (admission then forgets what the JVM met when it ends, as a cache without directories
+   * does).
+   */
+  private static ScanDoorkeeper sightings(CacheConfig config, boolean prepared) {
+    if (prepared && !config.disk().dirs().isEmpty()) {
+      Path file = config.disk().dirs().get(0).resolve(ScanDoorkeeper.FILE_NAME);
+      try {
+        return ScanDoorkeeper.open(file);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn(
+            "dtap cache: cannot share admission sightings through {} ({}); this JVM keeps its own",
+            file,
+            e.toString());
+      }
+    }
+    return ScanDoorkeeper.inMemory();
+  }
+
   private void scanDisk() {
     long start = System.nanoTime();
     try {
@@ -103,6 +128,8 @@ final class LocalHostTier implements HostTier {
         prepared = true;
       }
       disk.scan();
+      indexed = true;
+      sightings.recordRoom(disk.hasRoom());
     } catch (IOException | UncheckedIOException e) {
       faults.fault(
           Faults.classify(
@@ -215,6 +242,7 @@ final class LocalHostTier implements HostTier {
               if (faults.diskUsable() && prepared) {
                 disk.write(key, data, data.length);
                 checkDeadline(start, "writing a cached page");
+                sightings.recordRoom(disk.hasRoom());
               }
             } catch (IOException e) {
               faults.fault(Faults.classify(e), "writing a cached page", e);
@@ -254,8 +282,18 @@ final class LocalHostTier implements HostTier {
   }
 
   @Override
+  public ScanDoorkeeper sightings() {
+    return sightings;
+  }
+
+  /**
+   * Until this JVM's first scan of the directories, it knows only the pages it wrote itself, so it
+   * goes by what the host last recorded: a new task JVM on a full cache would otherwise take its
+   * first reads for room and let a one-off scan push out what is re-read.
+   */
+  @Override
   public boolean hasRoom() {
-    return disk.hasRoom();
+    return disk.hasRoom() && (indexed || !sightings.hostWasFull());
   }
 
   @Override
@@ -278,6 +316,7 @@ final class LocalHostTier implements HostTier {
   public void clear() throws IOException, InterruptedException {
     flush();
     disk.clear();
+    sightings.recordRoom(disk.hasRoom());
   }
 
   @Override

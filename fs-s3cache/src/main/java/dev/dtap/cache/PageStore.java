@@ -52,7 +52,7 @@ final class PageStore {
     this.counters = counters;
     this.memory = new MemoryTier(config.memoryBytes());
     this.host = host;
-    this.admission = new Admission(config.scanAdmission(), host::hasRoom);
+    this.admission = new Admission(config.scanAdmission(), host::hasRoom, host.sightings());
     this.background = new BackgroundLoads(config.prefetchThreads(), config.prefetchMemory());
   }
 

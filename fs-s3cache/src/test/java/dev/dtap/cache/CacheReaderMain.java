@@ -11,13 +11,19 @@ import org.apache.hadoop.fs.FileSystem;
  * A second JVM for {@link TestTwoJvms}: reads one file of a cached local tap and prints what it
  * saw, as {@code sha256=... backend=... disk=... corrupt=...}.
  *
- * <p>Arguments: tap root, cache directory, file name, and how many times to read it (default 1).
+ * <p>Arguments: tap root, cache directory, file name, how many times to read it (default 1), and a
+ * cache quota (default: the tests' own, with every first read cached); with a quota, the default
+ * admission.
  */
 public final class CacheReaderMain {
   private CacheReaderMain() {}
 
   public static void main(String[] args) throws Exception {
     Configuration conf = CacheTestSupport.cachedTap("two", new File(args[0]), new File(args[1]));
+    if (args.length > 4) {
+      conf.unset("fs.dtap.cache.scan.admission");
+      conf.set("fs.dtap.cache.max.size", args[4]);
+    }
     try (FileSystem fs = LocalTaps.open(conf, "two")) {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       int passes = args.length > 3 ? Integer.parseInt(args[3]) : 1;

@@ -91,6 +91,26 @@ class TestScanAdmission {
   }
 
   @Test
+  void onANearlyFullCacheTheNextJvmToScanAFileAgainCachesIt() throws Exception {
+    Configuration conf = conf(String.valueOf(16L * (PAGE + 200)));
+    try (FileSystem fs = LocalTaps.open(conf, "c")) {
+      scan(fs, "a.bin"); // fills the cache
+    }
+    Set<String> full = pageFiles(conf);
+    // each scan in a store of its own, as a job's tasks run in JVMs of their own
+    try (FileSystem firstTask = LocalTaps.open(conf, "c")) {
+      scan(firstTask, "b.bin");
+    }
+    assertThat(pageFiles(conf)).as("the first scan of b streams through").isEqualTo(full);
+    try (FileSystem nextTask = LocalTaps.open(conf, "c")) {
+      scan(nextTask, "b.bin");
+    }
+    assertThat(pageFiles(conf))
+        .as("the host remembers that b was met: its next scan, in another JVM, is cached")
+        .isNotEqualTo(full);
+  }
+
+  @Test
   void anUnknownAdmissionIsRefusedNamingTheKey() throws Exception {
     Configuration conf = conf("1g");
     conf.set("fs.dtap.cache.scan.admission", "sometimes");

@@ -3,17 +3,23 @@ package dev.dtap.cache;
 import static dev.dtap.cache.CacheTestSupport.randomFile;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.cache.disk.PageKey;
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +35,12 @@ class TestTwoJvms {
 
   /** A JVM reading the file {@code passes} times (a lone scan caches on its second pass). */
   private static Process reader(File root, File cache, String name, int passes) throws IOException {
+    return reader(root, cache, name, passes, null);
+  }
+
+  /** The same, with a cache quota and the default admission when {@code quota} is not null. */
+  private static Process reader(File root, File cache, String name, int passes, String quota)
+      throws IOException {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb =
         new ProcessBuilder(
@@ -41,6 +53,9 @@ class TestTwoJvms {
             cache.getAbsolutePath(),
             name,
             String.valueOf(passes));
+    if (quota != null) {
+      pb.command().add(quota);
+    }
     pb.redirectErrorStream(false);
     pb.redirectError(ProcessBuilder.Redirect.INHERIT);
     return pb.start();
@@ -107,5 +122,34 @@ class TestTwoJvms {
     Map<String, String> after = result(reader(root, cache, "b.bin"));
     assertThat(after.get("sha256")).isEqualTo(sha(data));
     assertThat(after.get("backend")).isEqualTo("0");
+  }
+
+  private static Set<String> pageFiles(File cache) throws IOException {
+    try (Stream<Path> s = Files.walk(cache.toPath())) {
+      return s.filter(p -> PageKey.parse(p.getFileName().toString()) != null)
+          .map(p -> p.getFileName().toString())
+          .collect(Collectors.toSet());
+    }
+  }
+
+  @Test
+  void onANearlyFullCacheAFileOneJvmMetIsCachedByTheNextJvmToReadIt() throws Exception {
+    File root = LocalTaps.newDir("twojvm");
+    File cache = new File(LocalTaps.newDir("twojvmcache"), "pages");
+    randomFile(new File(root, "a.bin"), LENGTH, 7);
+    byte[] b = randomFile(new File(root, "b.bin"), LENGTH, 8);
+    String quota = String.valueOf(41L * (CacheTestSupport.PAGE + 200));
+
+    result(reader(root, cache, "a.bin", 1, quota)); // fills the cache
+    Set<String> full = pageFiles(cache);
+    Map<String, String> firstTask = result(reader(root, cache, "b.bin", 1, quota));
+    assertThat(firstTask.get("sha256")).isEqualTo(sha(b));
+    assertThat(pageFiles(cache)).as("a first read of b on a nearly full cache").isEqualTo(full);
+
+    Map<String, String> nextTask = result(reader(root, cache, "b.bin", 1, quota));
+    assertThat(nextTask.get("sha256")).isEqualTo(sha(b));
+    assertThat(pageFiles(cache))
+        .as("the next JVM to read b caches it: the host remembers the first one met it")
+        .isNotEqualTo(full);
   }
 }
