@@ -1,6 +1,7 @@
 package dev.dtap.cache;
 
 import dev.dtap.cache.disk.PageKey;
+import dev.dtap.cache.disk.Sightings;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -18,7 +19,7 @@ import java.util.function.BooleanSupplier;
 final class Admission {
   private final CacheConfig.ScanAdmission mode;
   private final BooleanSupplier room;
-  private final ScanDoorkeeper doorkeeper;
+  private final Sightings sightings;
 
   /** Open streams per file version, to tell a lone scan from readers sharing a file. */
   private final ConcurrentHashMap<PageKey, AtomicInteger> openStreams = new ConcurrentHashMap<>();
@@ -26,12 +27,12 @@ final class Admission {
   /**
    * @param mode the configured admission
    * @param room whether the tier pages settle in has room (under 90% of its quota)
-   * @param doorkeeper the pages lone readers met, in this JVM or on the host
+   * @param sightings the pages lone readers met, in this JVM or on the host
    */
-  Admission(CacheConfig.ScanAdmission mode, BooleanSupplier room, ScanDoorkeeper doorkeeper) {
+  Admission(CacheConfig.ScanAdmission mode, BooleanSupplier room, Sightings sightings) {
     this.mode = mode;
     this.room = room;
-    this.doorkeeper = doorkeeper;
+    this.sightings = sightings;
   }
 
   void streamOpened(FileIdentity id) {
@@ -58,14 +59,14 @@ final class Admission {
    * @param random whether the stream reads at random
    */
   boolean admitScannedPage(PageKey key, boolean random) {
-    return firstReadAdmits(random) || doorkeeper.seenBefore(key);
+    return firstReadAdmits(random) || sightings.seenBefore(key);
   }
 
   /**
    * @return whether a lone sequential scan would cache this page now (room, or met before)
    */
   boolean scanWouldCache(PageKey key) {
-    return firstReadAdmits(false) || doorkeeper.contains(key);
+    return firstReadAdmits(false) || sightings.contains(key);
   }
 
   private boolean firstReadAdmits(boolean random) {
@@ -80,6 +81,6 @@ final class Admission {
   }
 
   void clear() {
-    doorkeeper.clear();
+    sightings.clear();
   }
 }

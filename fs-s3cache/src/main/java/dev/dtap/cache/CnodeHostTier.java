@@ -11,6 +11,7 @@ import dev.dtap.cache.cnode.PageLookup;
 import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
+import dev.dtap.cache.disk.Sightings;
 import java.io.IOException;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -41,8 +42,7 @@ final class CnodeHostTier implements HostTier {
   private final Object connectLock = new Object();
   private final AtomicBoolean warned = new AtomicBoolean();
 
-  /** The service admits what it is asked to; what this JVM met it remembers itself. */
-  private final ScanDoorkeeper sightings = ScanDoorkeeper.inMemory();
+  private final Sightings sightings = new ServiceSightings(this::client, this::failed);
 
   private volatile CnodeClient client;
 
@@ -334,7 +334,7 @@ final class CnodeHostTier implements HostTier {
   }
 
   @Override
-  public ScanDoorkeeper sightings() {
+  public Sightings sightings() {
     return sightings;
   }
 

@@ -2,6 +2,7 @@ package dev.dtap.cache;
 
 import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.PageKey;
+import dev.dtap.cache.disk.Sightings;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
@@ -97,7 +98,7 @@ interface HostTier {
    *     shared by the JVMs that cache in the same directories, so that a job's next task or the job
    *     run again finds what this one met
    */
-  ScanDoorkeeper sightings();
+  Sightings sightings();
 
   /**
    * @return the host's cache directories as they are now

@@ -5,6 +5,8 @@ import dev.dtap.cache.disk.DiskEvents;
 import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.cache.disk.DiskTier;
 import dev.dtap.cache.disk.PageKey;
+import dev.dtap.cache.disk.ScanDoorkeeper;
+import dev.dtap.cache.disk.Sightings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +55,8 @@ final class LocalHostTier implements HostTier {
   /** Whether this JVM has scanned the directories, and so knows how full they are. */
   private volatile boolean indexed;
 
+  private final CountDownLatch firstScan = new CountDownLatch(1);
+
   LocalHostTier(CacheConfig config, Faults faults, CacheCounters storeCounters, DiskIo io) {
     this.config = config;
     this.faults = faults;
@@ -80,7 +85,10 @@ final class LocalHostTier implements HostTier {
       // fail open: memory and backend only until a later scan succeeds
       faults.fault(Faults.classify(e), "preparing the cache directories", e);
     }
-    this.sightings = sightings(config, prepared);
+    this.sightings =
+        prepared && !config.disk().dirs().isEmpty()
+            ? ScanDoorkeeper.openOrOwn(config.disk().dirs().get(0))
+            : ScanDoorkeeper.inMemory();
     this.writer = BackgroundLoads.pool("dtap-cache-write", 1);
     long rescanMs = config.rescan().toMillis();
     this.rescanner =
@@ -100,26 +108,6 @@ final class LocalHostTier implements HostTier {
     rescanner.start(); // the first scan rebuilds the index after a restart, in the background
   }
 
-  /**
-   * The host's sightings, in the first cache directory; this JVM's own when the directory cannot
-   * hold them (admission then forgets what the JVM met when it ends, as a cache without directories
-   * does).
-   */
-  private static ScanDoorkeeper sightings(CacheConfig config, boolean prepared) {
-    if (prepared && !config.disk().dirs().isEmpty()) {
-      Path file = config.disk().dirs().get(0).resolve(ScanDoorkeeper.FILE_NAME);
-      try {
-        return ScanDoorkeeper.open(file);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn(
-            "dtap cache: cannot share admission sightings through {} ({}); this JVM keeps its own",
-            file,
-            e.toString());
-      }
-    }
-    return ScanDoorkeeper.inMemory();
-  }
-
   private void scanDisk() {
     long start = System.nanoTime();
     try {
@@ -129,6 +117,7 @@ final class LocalHostTier implements HostTier {
       }
       disk.scan();
       indexed = true;
+      firstScan.countDown();
       sightings.recordRoom(disk.hasRoom());
     } catch (IOException | UncheckedIOException e) {
       faults.fault(
@@ -145,6 +134,16 @@ final class LocalHostTier implements HostTier {
 
   DiskTier disk() {
     return disk;
+  }
+
+  /**
+   * Waits for this JVM's first scan of the directories (tests: a JVM that knows how full the cache
+   * is).
+   *
+   * @return false if it did not complete in time
+   */
+  boolean awaitIndexed(long timeout, TimeUnit unit) throws InterruptedException {
+    return firstScan.await(timeout, unit);
   }
 
   @Override
@@ -242,7 +241,11 @@ final class LocalHostTier implements HostTier {
               if (faults.diskUsable() && prepared) {
                 disk.write(key, data, data.length);
                 checkDeadline(start, "writing a cached page");
-                sightings.recordRoom(disk.hasRoom());
+                boolean room = disk.hasRoom();
+                if (indexed || !room) {
+                  // before its scan, this JVM counts only its own pages: it can tell full, not room
+                  sightings.recordRoom(room);
+                }
               }
             } catch (IOException e) {
               faults.fault(Faults.classify(e), "writing a cached page", e);
@@ -282,7 +285,7 @@ final class LocalHostTier implements HostTier {
   }
 
   @Override
-  public ScanDoorkeeper sightings() {
+  public Sightings sightings() {
     return sightings;
   }
 

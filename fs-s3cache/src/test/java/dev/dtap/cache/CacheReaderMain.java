@@ -25,6 +25,7 @@ public final class CacheReaderMain {
       conf.set("fs.dtap.cache.max.size", args[4]);
     }
     try (FileSystem fs = LocalTaps.open(conf, "two")) {
+      CacheTestSupport.awaitIndexed(); // no scan of the directories races the writes that fill them
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       int passes = args.length > 3 ? Integer.parseInt(args[3]) : 1;
       for (int pass = 0; pass < passes; pass++) {

@@ -1,11 +1,14 @@
 package dev.dtap.cache;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
@@ -54,5 +57,19 @@ final class CacheTestSupport {
   /** Waits until every queued disk write of the JVM's stores is done. */
   static void flush() throws InterruptedException {
     CacheAdmin.flushWrites();
+  }
+
+  /**
+   * Waits until every open store of this JVM has scanned its directories, so that it knows how full
+   * they are (admission's room) before it reads.
+   */
+  static void awaitIndexed() throws InterruptedException {
+    for (PageStore s : PageStore.openStores()) {
+      if (s.host() instanceof LocalHostTier) {
+        assertThat(((LocalHostTier) s.host()).awaitIndexed(60, TimeUnit.SECONDS))
+            .as("the store's first scan of its directories")
+            .isTrue();
+      }
+    }
   }
 }

@@ -81,6 +81,26 @@ class TestCnodeReads {
   }
 
   @Test
+  void aPageOneJvmMetIsCachedWhenTheNextJvmMeetsIt() throws Exception {
+    conf.set("fs.dtap.cache.scan.admission", "second-read");
+    try (FileSystem fs = LocalTaps.open(conf, "c")) {
+      assertThat(readWhole(fs)).isEqualTo(data);
+      CacheAdmin.flushWrites();
+    }
+    assertThat(node.stats().get("cnode_pages")).as("a first meeting streams through").isZero();
+    // a fresh store: as the next task JVM on the host; the service remembers the first one's reads
+    try (FileSystem fs = LocalTaps.open(conf, "c")) {
+      assertThat(readWhole(fs)).isEqualTo(data);
+      CacheAdmin.flushWrites();
+    }
+    assertThat(node.stats().get("cnode_pages")).isEqualTo(41);
+    try (FileSystem fs = LocalTaps.open(conf, "c")) {
+      assertThat(readWhole(fs)).isEqualTo(data);
+      assertThat(counter(fs, CacheCounters.BYTES_BACKEND)).isZero();
+    }
+  }
+
+  @Test
   void randomReadsReuseTheDescriptorsTheyHold() throws Exception {
     try (FileSystem fs = LocalTaps.open(conf, "c")) {
       readWhole(fs);

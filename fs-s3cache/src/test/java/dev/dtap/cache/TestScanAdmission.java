@@ -94,6 +94,7 @@ class TestScanAdmission {
   void onANearlyFullCacheTheNextJvmToScanAFileAgainCachesIt() throws Exception {
     Configuration conf = conf(String.valueOf(16L * (PAGE + 200)));
     try (FileSystem fs = LocalTaps.open(conf, "c")) {
+      CacheTestSupport.awaitIndexed(); // no scan of the directories races the writes that fill them
       scan(fs, "a.bin"); // fills the cache
     }
     Set<String> full = pageFiles(conf);

@@ -5,6 +5,7 @@ import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.cache.disk.DiskKeys;
 import dev.dtap.cache.disk.DiskSettings;
 import dev.dtap.cache.disk.DiskTier;
+import dev.dtap.cache.disk.ScanDoorkeeper;
 import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -40,6 +41,7 @@ public final class CacheNode implements Closeable {
   private final PeerLinks peers;
   private final Map<Long, ServerConnection> sessions = new ConcurrentHashMap<>();
   private final ServerTransport transport;
+  private final ScanDoorkeeper sightings;
 
   private CacheNode(CnodeSettings settings, DiskSettings diskSettings) throws IOException {
     this.settings = settings;
@@ -68,6 +70,7 @@ public final class CacheNode implements Closeable {
     }
     // a restarted service recovers the pages it had: the disk is the truth
     disk.scan();
+    this.sightings = ScanDoorkeeper.openOrOwn(diskSettings.dirs().get(0));
     metrics.gauge("cnode_pages", disk::pages);
     metrics.gauge("cnode_bytes_used", disk::usedBytes);
     metrics.gauge("cnode_bytes_quota", disk::quotaBytes);
@@ -120,6 +123,11 @@ public final class CacheNode implements Closeable {
 
   DiskTier disk() {
     return disk;
+  }
+
+  /** What lone readers of the host met, for its clients' admission. */
+  ScanDoorkeeper sightings() {
+    return sightings;
   }
 
   NodeMetrics metrics() {

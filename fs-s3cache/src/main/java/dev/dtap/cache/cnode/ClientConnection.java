@@ -48,6 +48,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private volatile Channel channel;
   private volatile boolean offersDescriptors;
   private volatile boolean room;
+  private volatile boolean keepsSightings;
   private volatile String serviceHost;
   private long sessionId;
 
@@ -175,7 +176,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         return;
       }
       sessionId = b.readLong();
-      room = (b.readUnsignedByte() & Wire.ROOM) != 0;
+      int flags = b.readUnsignedByte();
+      room = (flags & Wire.ROOM) != 0;
+      keepsSightings = (flags & Wire.KEEPS_SIGHTINGS) != 0;
       int n = b.readUnsignedShort();
       serviceHost =
           b.readCharSequence(Math.min(n, b.readableBytes()), StandardCharsets.UTF_8).toString();
@@ -268,6 +271,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
   void room(boolean value) {
     room = value;
+  }
+
+  boolean keepsSightings() {
+    return keepsSightings;
   }
 
   String serviceHost() {

@@ -159,6 +159,13 @@ public final class CnodeClient implements Closeable {
   }
 
   /**
+   * @return whether the service remembers which pages the host's lone readers met ({@link #seen})
+   */
+  public boolean keepsSightings() {
+    return data.keepsSightings();
+  }
+
+  /**
    * @return whether the connection is up
    */
   public boolean isOpen() {
@@ -389,6 +396,23 @@ public final class CnodeClient implements Closeable {
 
   private static ByteBuf keyBody(PageKey key) {
     return Unpooled.buffer(16).writeLong(key.hi()).writeLong(key.lo());
+  }
+
+  /**
+   * Whether a lone reader of the host met a page before (admission caches it when met again).
+   *
+   * @param key the page
+   * @param record whether this is a meeting, to be remembered, or only a question
+   * @return true if the page was met before this call
+   * @throws IOException if the service cannot be asked
+   */
+  public boolean seen(PageKey key, boolean record) throws IOException {
+    Frame f = answer(data.call(Wire.SEEN, keyBody(key).writeByte(record ? Wire.RECORD : 0)));
+    try {
+      return f.type == Wire.OK && f.body.isReadable() && f.body.readUnsignedByte() == 1;
+    } finally {
+      f.release();
+    }
   }
 
   /**

@@ -87,6 +87,14 @@ final class NodeRequests {
       case Wire.CONTAINS:
         contains(c, f.requestId, key(b));
         break;
+      case Wire.SEEN:
+        {
+          PageKey key = key(b);
+          boolean record = (need(b, 1).readUnsignedByte() & Wire.RECORD) != 0;
+          boolean seen = record ? node.sightings().seenBefore(key) : node.sightings().contains(key);
+          c.send(new Frame(Wire.OK, f.requestId, Unpooled.buffer(1).writeByte(seen ? 1 : 0)));
+          break;
+        }
       case Wire.FORGET:
         node.disk().delete(key(b));
         c.send(Wire.OK, f.requestId);
@@ -410,6 +418,7 @@ final class NodeRequests {
         () -> {
           try {
             node.disk().clear();
+            node.sightings().clear();
           } catch (IOException e) {
             LOG.warn("dtap cnode: cannot clear the cache: {}", e.toString());
           }

@@ -123,7 +123,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     ByteBuf ok = Unpooled.buffer();
     ok.writeBytes(SessionMac.proof(node.settings().secret(), "server", clientNonce, serverNonce));
     ok.writeLong(sessionId);
-    ok.writeByte(node.hasRoom() ? Wire.ROOM : 0);
+    ok.writeByte((node.hasRoom() ? Wire.ROOM : 0) | Wire.KEEPS_SIGHTINGS);
     byte[] host = node.settings().host().getBytes(StandardCharsets.UTF_8);
     ok.writeShort(host.length);
     ok.writeBytes(host);

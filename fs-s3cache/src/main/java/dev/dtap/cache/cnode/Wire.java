@@ -70,6 +70,12 @@ final class Wire {
   /** key: a peer service asks for a page it misses. */
   static final byte PEER_GET = 20;
 
+  /**
+   * key, flag ({@link #RECORD}): whether a lone reader of the host met the page before (admission);
+   * answered by OK with a byte, 1 if it did.
+   */
+  static final byte SEEN = 21;
+
   // answers
   /**
    * descriptor sequence number, file size: the page file's descriptor follows on the bound line.
@@ -103,9 +109,18 @@ final class Wire {
   // answer flag byte of MISS, LEASE: whether the service's disk has room (admission)
   static final int ROOM = 1;
 
+  /**
+   * AUTH_OK flag beside {@link #ROOM}: the service answers {@link #SEEN}. A service without it (an
+   * older one) would close the connection on a request it does not know.
+   */
+  static final int KEEPS_SIGHTINGS = 2;
+
+  // SEEN flag: record the sighting (a reader meets the page), not only ask
+  static final int RECORD = 1;
+
   private Wire() {}
 
   static boolean isRequest(byte type) {
-    return type >= LOOKUP && type <= PEER_GET;
+    return type >= LOOKUP && type <= SEEN;
   }
 }

@@ -1,8 +1,7 @@
-package dev.dtap.cache;
+package dev.dtap.cache.disk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dtap.cache.disk.PageKey;
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
 import java.nio.ByteBuffer;
@@ -12,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -101,21 +101,22 @@ class TestScanDoorkeeper {
   }
 
   @Test
-  void aShortFileOrOneWithAForeignCountIsMadeUsable() throws Exception {
+  void aShortFileOrOneThisClassDidNotWriteIsMadeUsable() throws Exception {
     Path file = sightingsFile();
-    ByteBuffer garbage = ByteBuffer.allocate(4096);
-    while (garbage.hasRemaining()) {
-      garbage.put((byte) 0xA5);
-    }
-    garbage.flip();
     try (FileChannel ch =
         FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      ch.write(garbage); // a count no doorkeeper wrote, and bits it never set
+      ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3})); // a torn start: shorter than the set
     }
+    ScanDoorkeeper fromShort = ScanDoorkeeper.open(file);
+    assertThat(Files.size(file)).isEqualTo(ScanDoorkeeper.SIZE);
+    assertThat(fromShort.seenBefore(keys(1, 4).get(0))).isFalse();
+
+    byte[] garbage = new byte[ScanDoorkeeper.SIZE];
+    Arrays.fill(garbage, (byte) 0xA5); // a negative count, every word and mark set
+    Files.write(file, garbage);
 
     ScanDoorkeeper d = ScanDoorkeeper.open(file);
 
-    assertThat(Files.size(file)).isEqualTo(ScanDoorkeeper.SIZE);
     List<PageKey> keys = keys(1_000, 3);
     int first = 0;
     for (PageKey k : keys) {
