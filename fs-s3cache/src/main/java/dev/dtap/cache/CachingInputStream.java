@@ -344,6 +344,14 @@ final class CachingInputStream extends PageReads
     return store.isCachedOrLoading(id.page(index));
   }
 
+  /**
+   * Admission of a page a vectored read would land, as of a sequential read's: false when this lone
+   * reader should let it stream through uncached (the meeting is remembered).
+   */
+  boolean admitsLanding(long index) {
+    return !firstTouch(id.page(index), false);
+  }
+
   @Override
   public synchronized void seek(long target) throws IOException {
     checkOpen();

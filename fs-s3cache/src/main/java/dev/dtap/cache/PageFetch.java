@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FileRange;
 
 /**
@@ -74,19 +75,66 @@ final class PageFetch {
     return loading;
   }
 
+  /**
+   * Reads ranges the cache does not take straight from the backend, in one vectored read of its
+   * own, into buffers of the caller's allocator: each range completes as the backend's does, and
+   * nothing lands on the host.
+   *
+   * @param ranges the caller's ranges, their futures set and not complete
+   * @param allocate the caller's allocator
+   * @throws IOException if the backend refuses the read (the ranges fail with it too)
+   */
+  void readThrough(List<FileRange> ranges, IntFunction<ByteBuffer> allocate) throws IOException {
+    if (ranges.isEmpty()) {
+      return;
+    }
+    List<FileRange> reads = new ArrayList<>(ranges.size());
+    for (FileRange r : ranges) {
+      reads.add(FileRange.createFileRange(r.getOffset(), r.getLength()));
+      counters.miss();
+    }
+    try {
+      demand.readVectored(reads, allocate);
+    } catch (IOException | RuntimeException e) {
+      for (FileRange r : ranges) {
+        r.getData().completeExceptionally(e);
+      }
+      throw e;
+    }
+    for (int i = 0; i < ranges.size(); i++) {
+      FileRange caller = ranges.get(i);
+      FileRange read = reads.get(i);
+      read.getData()
+          .whenComplete(
+              (buf, failure) -> {
+                if (failure != null) {
+                  caller.getData().completeExceptionally(VectoredRead.unwrap(failure));
+                } else if (buf.remaining() != caller.getLength()) {
+                  caller.getData().completeExceptionally(shortAnswer(read, buf));
+                } else {
+                  counters.backend(caller.getLength());
+                  caller.getData().complete(buf);
+                }
+              });
+    }
+  }
+
+  private EOFException shortAnswer(FileRange fetch, ByteBuffer buf) {
+    return new EOFException(
+        "Backend returned "
+            + buf.remaining()
+            + " of "
+            + fetch.getLength()
+            + " bytes at "
+            + fetch.getOffset()
+            + ": "
+            + description);
+  }
+
   /** Cuts a landed run into pages and keeps them on the host. */
   private byte[][] landed(long first, FileRange fetch, ByteBuffer buf) {
     if (buf.remaining() != fetch.getLength()) {
-      throw new CompletionException(
-          new EOFException(
-              "Backend returned "
-                  + buf.remaining()
-                  + " of "
-                  + fetch.getLength()
-                  + " bytes at "
-                  + fetch.getOffset()
-                  + ": "
-                  + description));
+      throw new CompletionException(shortAnswer(fetch, buf));
     }
     counters.backend(fetch.getLength());
     ByteBuffer from = buf.duplicate();

@@ -23,6 +23,10 @@ import org.apache.hadoop.fs.FileRange;
  * runs under it have landed and been stored, so the caller decodes the first column chunk while the
  * others are still on the wire, as it would reading the backend without the cache.
  *
+ * <p>Admission applies as to a sequential read: a range none of whose pages is cached or admitted
+ * (a lone reader meeting them for the first time on a cache without room) goes to the backend as it
+ * is, in a vectored read of its own straight into the caller's buffers, and lands nothing.
+ *
  * <p>Ranges are written straight into the caller's buffers. A page that is neither cached nor
  * fetched here because another reader is loading it is waited for on the cache's background
  * threads, never on the caller's or the backend's.
@@ -65,8 +69,13 @@ final class VectoredRead {
     for (FileRange r : ranges) {
       r.setData(new CompletableFuture<>());
     }
+    List<FileRange> through = new ArrayList<>();
     List<Target> pending = new ArrayList<>();
     for (FileRange r : sorted) {
+      if (streamsThrough(r)) {
+        through.add(r);
+        continue;
+      }
       Target t = new Target(r, allocate.apply(r.getLength()));
       if (in.readCached(r.getOffset(), t.array, t.offset, r.getLength())) {
         t.complete();
@@ -74,11 +83,12 @@ final class VectoredRead {
         pending.add(t);
       }
     }
-    if (pending.isEmpty()) {
-      return;
-    }
     List<PageRun> runs;
     try {
+      fetch.readThrough(through, allocate);
+      if (pending.isEmpty()) {
+        return;
+      }
       runs = fetch.load(missingRuns(pending));
     } catch (IOException | RuntimeException e) {
       for (Target t : pending) {
@@ -120,6 +130,24 @@ final class VectoredRead {
       previousEnd = r.getOffset() + r.getLength();
     }
     return sorted;
+  }
+
+  /**
+   * Whether a range goes to the backend uncached: none of its pages is cached or loading, and
+   * admission takes none of them (each is met, and so remembered).
+   */
+  private boolean streamsThrough(FileRange r) {
+    if (r.getLength() == 0) {
+      return false;
+    }
+    boolean admitted = false;
+    for (long p = firstPage(r); p <= lastPage(r); p++) {
+      if (in.pageAvailable(p)) {
+        return false;
+      }
+      admitted |= in.admitsLanding(p);
+    }
+    return !admitted;
   }
 
   private long firstPage(FileRange r) {
@@ -222,7 +250,7 @@ final class VectoredRead {
     return true;
   }
 
-  private static Throwable unwrap(Throwable t) {
+  static Throwable unwrap(Throwable t) {
     return (t instanceof CompletionException || t instanceof ExecutionException)
             && t.getCause() != null
         ? t.getCause()

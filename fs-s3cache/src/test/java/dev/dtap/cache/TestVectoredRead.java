@@ -148,6 +148,54 @@ class TestVectoredRead {
   }
 
   @Test
+  void rangesAdmissionDoesNotTakeStreamThroughAsTheyAreAndTheNextJvmToMeetThemCachesThem()
+      throws Exception {
+    cache.close();
+    conf.set("fs.dtap.cache.scan.admission", "second-read");
+    backend.answerAtOnce = true;
+    cache = newCache();
+    List<FileRange> first = ranges(100, 1000, 3L * PAGE - 50, 100);
+    try (FSDataInputStream in = open()) {
+      in.readVectored(first, ByteBuffer::allocate);
+      for (FileRange r : first) {
+        assertThat(bytesOf(r)).isEqualTo(expected(r));
+      }
+    }
+    assertThat(backend.asked)
+        .as("a first meeting asks the backend for the ranges themselves, not their pages")
+        .containsExactly("100+1000", 3 * PAGE - 50 + "+100");
+    cache.store().flush();
+    cache.close();
+
+    backend.forget();
+    cache = newCache(); // the next JVM of the host: it finds the meetings remembered
+    List<FileRange> second = ranges(100, 1000, 3L * PAGE - 50, 100);
+    try (FSDataInputStream in = open()) {
+      in.readVectored(second, ByteBuffer::allocate);
+      for (FileRange r : second) {
+        assertThat(bytesOf(r)).isEqualTo(expected(r));
+      }
+    }
+    assertThat(backend.asked)
+        .as("met again: the pages under the ranges are fetched and kept")
+        .containsExactly("0+" + PAGE, 2 * PAGE + "+" + 2 * PAGE);
+    cache.store().flush();
+    cache.close();
+
+    backend.forget();
+    cache = newCache();
+    List<FileRange> third = ranges(100, 1000, 3L * PAGE - 50, 100);
+    try (FSDataInputStream in = open()) {
+      in.readVectored(third, ByteBuffer::allocate);
+      for (FileRange r : third) {
+        assertThat(r.getData()).isDone();
+        assertThat(bytesOf(r)).isEqualTo(expected(r));
+      }
+    }
+    assertThat(backend.asked).as("the third reads the cache only").isEmpty();
+  }
+
+  @Test
   void rangesSideBySideAreFetchedAsARunEachAndThePageTheyShareGoesWithTheFirst() throws Exception {
     int half = PAGE / 2;
     List<FileRange> ranges = ranges(0, PAGE + half, PAGE + half, 2 * PAGE);
