@@ -4,8 +4,8 @@ import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.DiskEvents;
 import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.cache.disk.DiskTier;
+import dev.dtap.cache.disk.HostSightings;
 import dev.dtap.cache.disk.PageKey;
-import dev.dtap.cache.disk.ScanDoorkeeper;
 import dev.dtap.cache.disk.Sightings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +49,7 @@ final class LocalHostTier implements HostTier {
   private final AtomicLong writesQueued = new AtomicLong();
 
   private final Thread rescanner;
-  private final ScanDoorkeeper sightings;
+  private final HostSightings sightings;
   private volatile boolean prepared;
 
   /** Whether this JVM has scanned the directories, and so knows how full they are. */
@@ -87,8 +87,8 @@ final class LocalHostTier implements HostTier {
     }
     this.sightings =
         prepared && !config.disk().dirs().isEmpty()
-            ? ScanDoorkeeper.openOrOwn(config.disk().dirs().get(0))
-            : ScanDoorkeeper.inMemory();
+            ? HostSightings.open(config.disk().dirs().get(0))
+            : HostSightings.processOnly();
     this.writer = BackgroundLoads.pool("dtap-cache-write", 1);
     long rescanMs = config.rescan().toMillis();
     this.rescanner =
@@ -332,5 +332,6 @@ final class LocalHostTier implements HostTier {
       Thread.currentThread().interrupt();
     }
     disk.close();
+    sightings.close();
   }
 }

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 final class ServiceSightings implements Sightings {
   private final Supplier<CnodeClient> service;
   private final Consumer<IOException> failed;
-  private final ScanDoorkeeper own = ScanDoorkeeper.inMemory();
+  private final ScanDoorkeeper own = new ScanDoorkeeper();
 
   /**
    * @param service the connected client, or null while the service is not asked

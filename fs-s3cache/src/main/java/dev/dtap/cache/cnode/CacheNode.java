@@ -5,7 +5,7 @@ import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.cache.disk.DiskKeys;
 import dev.dtap.cache.disk.DiskSettings;
 import dev.dtap.cache.disk.DiskTier;
-import dev.dtap.cache.disk.ScanDoorkeeper;
+import dev.dtap.cache.disk.HostSightings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -41,7 +41,7 @@ public final class CacheNode implements Closeable {
   private final PeerLinks peers;
   private final Map<Long, ServerConnection> sessions = new ConcurrentHashMap<>();
   private final ServerTransport transport;
-  private final ScanDoorkeeper sightings;
+  private final HostSightings sightings;
 
   private CacheNode(CnodeSettings settings, DiskSettings diskSettings) throws IOException {
     this.settings = settings;
@@ -70,7 +70,7 @@ public final class CacheNode implements Closeable {
     }
     // a restarted service recovers the pages it had: the disk is the truth
     disk.scan();
-    this.sightings = ScanDoorkeeper.openOrOwn(diskSettings.dirs().get(0));
+    this.sightings = HostSightings.open(diskSettings.dirs().get(0));
     metrics.gauge("cnode_pages", disk::pages);
     metrics.gauge("cnode_bytes_used", disk::usedBytes);
     metrics.gauge("cnode_bytes_quota", disk::quotaBytes);
@@ -126,7 +126,7 @@ public final class CacheNode implements Closeable {
   }
 
   /** What lone readers of the host met, for its clients' admission. */
-  ScanDoorkeeper sightings() {
+  HostSightings sightings() {
     return sightings;
   }
 
@@ -201,5 +201,6 @@ public final class CacheNode implements Closeable {
       Thread.currentThread().interrupt();
     }
     disk.close();
+    sightings.close();
   }
 }
