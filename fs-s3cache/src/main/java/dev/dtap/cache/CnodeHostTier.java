@@ -42,7 +42,7 @@ final class CnodeHostTier implements HostTier {
   private final Object connectLock = new Object();
   private final AtomicBoolean warned = new AtomicBoolean();
 
-  private final Sightings sightings = new ServiceSightings(this::client, this::failed);
+  private final Sightings sightings;
 
   private volatile CnodeClient client;
 
@@ -56,6 +56,10 @@ final class CnodeHostTier implements HostTier {
             .maximumSize(settings.descriptors())
             .removalListener((PageKey k, PageChannel p, RemovalCause c) -> closeDescriptor(k, p))
             .build();
+    // the breaker is asked before every request, as before every lookup
+    this.sightings =
+        new ServiceSightings(
+            () -> breaker.allow() ? connect() : null, this::failed, breaker::success);
   }
 
   /**

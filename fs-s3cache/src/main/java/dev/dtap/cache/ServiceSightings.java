@@ -20,21 +20,27 @@ import java.util.function.Supplier;
 final class ServiceSightings implements Sightings {
   private final Supplier<CnodeClient> service;
   private final Consumer<IOException> failed;
+  private final Runnable answered;
   private final ScanDoorkeeper own = new ScanDoorkeeper();
 
   /**
-   * @param service the connected client, or null while the service is not asked
+   * @param service the connected client, or null while the service's breaker holds requests back
+   *     (asked before every request: a service that is up but late must not cost every read)
    * @param failed told when asking the service fails (its breaker counts it)
+   * @param answered told when the service answered
    */
-  ServiceSightings(Supplier<CnodeClient> service, Consumer<IOException> failed) {
+  ServiceSightings(Supplier<CnodeClient> service, Consumer<IOException> failed, Runnable answered) {
     this.service = service;
     this.failed = failed;
+    this.answered = answered;
   }
 
   @Override
   public boolean seenBefore(PageKey key) {
-    boolean here = own.seenBefore(key);
-    return ask(key, true) || here;
+    if (own.seenBefore(key)) {
+      return true;
+    }
+    return ask(key, true);
   }
 
   @Override
@@ -54,7 +60,9 @@ final class ServiceSightings implements Sightings {
       return false;
     }
     try {
-      return c.seen(key, record);
+      boolean seen = c.seen(key, record);
+      answered.run();
+      return seen;
     } catch (IOException e) {
       failed.accept(e);
       return false;

@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -71,8 +73,9 @@ final class VectoredRead {
     }
     List<FileRange> through = new ArrayList<>();
     List<Target> pending = new ArrayList<>();
+    Map<Long, Boolean> admitted = new HashMap<>();
     for (FileRange r : sorted) {
-      if (streamsThrough(r)) {
+      if (streamsThrough(r, admitted)) {
         through.add(r);
         continue;
       }
@@ -136,18 +139,19 @@ final class VectoredRead {
    * Whether a range goes to the backend uncached: none of its pages is cached or loading, and
    * admission takes none of them (each is met, and so remembered).
    */
-  private boolean streamsThrough(FileRange r) {
+  private boolean streamsThrough(FileRange r, Map<Long, Boolean> admitted) {
     if (r.getLength() == 0) {
       return false;
     }
-    boolean admitted = false;
+    boolean any = false;
     for (long p = firstPage(r); p <= lastPage(r); p++) {
       if (in.pageAvailable(p)) {
         return false;
       }
-      admitted |= in.admitsLanding(p);
+      // once per page and call: a page two ranges share is met once, not admitted by the second
+      any |= admitted.computeIfAbsent(p, in::admitsLanding);
     }
-    return !admitted;
+    return !any;
   }
 
   private long firstPage(FileRange r) {

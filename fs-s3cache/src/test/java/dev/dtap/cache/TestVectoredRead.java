@@ -196,6 +196,24 @@ class TestVectoredRead {
   }
 
   @Test
+  void twoRangesInOnePageMeetItOnceAndBothStreamThrough() throws Exception {
+    cache.close();
+    conf.set("fs.dtap.cache.scan.admission", "second-read");
+    backend.answerAtOnce = true;
+    cache = newCache();
+    List<FileRange> ranges = ranges(100, 1000, 2000, 500);
+    try (FSDataInputStream in = open()) {
+      in.readVectored(ranges, ByteBuffer::allocate);
+      for (FileRange r : ranges) {
+        assertThat(bytesOf(r)).isEqualTo(expected(r));
+      }
+    }
+    assertThat(backend.asked)
+        .as("the second range does not take the page the first just met for met before")
+        .containsExactly("100+1000", "2000+500");
+  }
+
+  @Test
   void rangesSideBySideAreFetchedAsARunEachAndThePageTheyShareGoesWithTheFirst() throws Exception {
     int half = PAGE / 2;
     List<FileRange> ranges = ranges(0, PAGE + half, PAGE + half, 2 * PAGE);

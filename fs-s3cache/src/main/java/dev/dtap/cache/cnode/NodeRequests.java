@@ -91,8 +91,15 @@ final class NodeRequests {
         {
           PageKey key = key(b);
           boolean record = (need(b, 1).readUnsignedByte() & Wire.RECORD) != 0;
-          boolean seen = record ? node.sightings().seenBefore(key) : node.sightings().contains(key);
-          c.send(new Frame(Wire.OK, f.requestId, Unpooled.buffer(1).writeByte(seen ? 1 : 0)));
+          long id = f.requestId;
+          // the sightings are a file: off the event loop, as every other disk access
+          onDisk(
+              () -> {
+                boolean seen =
+                    record ? node.sightings().seenBefore(key) : node.sightings().contains(key);
+                c.send(new Frame(Wire.OK, id, Unpooled.buffer(1).writeByte(seen ? 1 : 0)));
+              },
+              () -> c.send(Wire.REFUSED, id));
           break;
         }
       case Wire.FORGET:

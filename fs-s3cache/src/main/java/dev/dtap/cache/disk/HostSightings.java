@@ -34,7 +34,7 @@ public final class HostSightings implements Sightings, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HostSightings.class);
 
   /** Name of the file in the first cache directory; its layout is versioned by the name. */
-  public static final String FILE_NAME = "sightings-v1";
+  public static final String FILE_NAME = "sightings-v2";
 
   private static final int BITS = 1 << 23;
   private static final int COUNT_AT = 0;
@@ -51,7 +51,11 @@ public final class HostSightings implements Sightings, Closeable {
   private static final Object SETUP = new Object();
 
   private final Path file;
-  private final FileChannel reader;
+
+  /** Replaced when a reader's interrupt closed it (FileChannel closes on interrupts). */
+  private volatile FileChannel reader;
+
+  private volatile boolean closed;
   private final ScanDoorkeeper own = new ScanDoorkeeper();
   private final AtomicBoolean warned = new AtomicBoolean();
   private volatile byte ownRoom;
@@ -134,9 +138,26 @@ public final class HostSightings implements Sightings, Closeable {
   }
 
   private int readByte(long at) throws IOException {
+    FileChannel ch = reader;
     ByteBuffer b = ByteBuffer.allocate(1);
-    readFully(reader, b, at);
+    try {
+      readFully(ch, b, at);
+    } catch (ClosedChannelException e) {
+      reopen(ch); // for the other readers: this one, interrupted, goes by its own sightings
+      throw e;
+    }
     return b.get(0) & 0xff;
+  }
+
+  private synchronized void reopen(FileChannel failed) {
+    if (closed || reader != failed) {
+      return;
+    }
+    try {
+      reader = FileChannel.open(file, StandardOpenOption.READ);
+    } catch (IOException e) {
+      failed(e);
+    }
   }
 
   @Override
@@ -255,7 +276,7 @@ public final class HostSightings implements Sightings, Closeable {
 
   private void failed(IOException e) {
     if (e instanceof ClosedChannelException) {
-      return; // closed with its store: its last readers see this process's sightings only
+      return; // closed with its store, or by a reader's interrupt: reopened for the others
     }
     if (warned.compareAndSet(false, true)) {
       LOG.warn(
@@ -268,7 +289,8 @@ public final class HostSightings implements Sightings, Closeable {
 
   /** Closes the file; later calls answer from this process's sightings. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     if (reader != null) {
       try {
         reader.close();

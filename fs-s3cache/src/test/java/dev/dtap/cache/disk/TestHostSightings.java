@@ -135,6 +135,24 @@ class TestHostSightings {
   }
 
   @Test
+  void aReaderInterruptedAsItReadsLeavesTheFileToTheOthers() throws Exception {
+    Path dir = dir();
+    List<PageKey> keys = keys(2, 8);
+    try (HostSightings s = HostSightings.open(dir);
+        HostSightings other = HostSightings.open(dir)) {
+      Thread.currentThread().interrupt(); // as an engine kills a speculative task's reader
+      boolean first = s.seenBefore(keys.get(0));
+      assertThat(Thread.interrupted()).as("the interrupt is left to its caller").isTrue();
+      assertThat(first).isFalse();
+
+      assertThat(s.seenBefore(keys.get(1))).isFalse();
+      assertThat(other.contains(keys.get(1)))
+          .as("the next reader records through the file again")
+          .isTrue();
+    }
+  }
+
+  @Test
   void aFileThatCannotBeUsedLeavesThisJvmItsOwnSightings() throws Exception {
     Path dir = dir();
     HostSightings s = HostSightings.open(dir);
