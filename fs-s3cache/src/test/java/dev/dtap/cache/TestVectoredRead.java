@@ -147,68 +147,56 @@ class TestVectoredRead {
     assertThat(backend.positioned).as("positioned backend reads").isZero();
   }
 
-  @Test
-  void rangesAdmissionDoesNotTakeStreamThroughAsTheyAreAndTheNextJvmToMeetThemCachesThem()
-      throws Exception {
+  /** Reopens the cache with second-read admission, its backend answering at once. */
+  private void secondReadCache() throws IOException {
     cache.close();
     conf.set("fs.dtap.cache.scan.admission", "second-read");
     backend.answerAtOnce = true;
     cache = newCache();
-    List<FileRange> first = ranges(100, 1000, 3L * PAGE - 50, 100);
-    try (FSDataInputStream in = open()) {
-      in.readVectored(first, ByteBuffer::allocate);
-      for (FileRange r : first) {
-        assertThat(bytesOf(r)).isEqualTo(expected(r));
-      }
-    }
-    assertThat(backend.asked)
-        .as("a first meeting asks the backend for the ranges themselves, not their pages")
-        .containsExactly("100+1000", 3 * PAGE - 50 + "+100");
-    cache.store().flush();
-    cache.close();
-
-    backend.forget();
-    cache = newCache(); // the next JVM of the host: it finds the meetings remembered
-    List<FileRange> second = ranges(100, 1000, 3L * PAGE - 50, 100);
-    try (FSDataInputStream in = open()) {
-      in.readVectored(second, ByteBuffer::allocate);
-      for (FileRange r : second) {
-        assertThat(bytesOf(r)).isEqualTo(expected(r));
-      }
-    }
-    assertThat(backend.asked)
-        .as("met again: the pages under the ranges are fetched and kept")
-        .containsExactly("0+" + PAGE, 2 * PAGE + "+" + 2 * PAGE);
-    cache.store().flush();
-    cache.close();
-
-    backend.forget();
-    cache = newCache();
-    List<FileRange> third = ranges(100, 1000, 3L * PAGE - 50, 100);
-    try (FSDataInputStream in = open()) {
-      in.readVectored(third, ByteBuffer::allocate);
-      for (FileRange r : third) {
-        assertThat(r.getData()).isDone();
-        assertThat(bytesOf(r)).isEqualTo(expected(r));
-      }
-    }
-    assertThat(backend.asked).as("the third reads the cache only").isEmpty();
   }
 
-  @Test
-  void twoRangesInOnePageMeetItOnceAndBothStreamThrough() throws Exception {
+  /**
+   * Reads the ranges in a cache opened as a new JVM opens it (after the last one's writes are
+   * done), checks their bytes, and returns what the backend was asked.
+   */
+  private List<String> readInNextJvm(long... offsetsAndLengths) throws Exception {
+    cache.store().flush();
     cache.close();
-    conf.set("fs.dtap.cache.scan.admission", "second-read");
-    backend.answerAtOnce = true;
+    backend.forget();
     cache = newCache();
-    List<FileRange> ranges = ranges(100, 1000, 2000, 500);
+    return readChecked(offsetsAndLengths);
+  }
+
+  private List<String> readChecked(long... offsetsAndLengths) throws Exception {
+    List<FileRange> ranges = ranges(offsetsAndLengths);
     try (FSDataInputStream in = open()) {
       in.readVectored(ranges, ByteBuffer::allocate);
       for (FileRange r : ranges) {
         assertThat(bytesOf(r)).isEqualTo(expected(r));
       }
     }
-    assertThat(backend.asked)
+    return new ArrayList<>(backend.asked);
+  }
+
+  @Test
+  void rangesAdmissionDoesNotTakeStreamThroughAsTheyAreAndTheNextJvmToMeetThemCachesThem()
+      throws Exception {
+    secondReadCache();
+    assertThat(readChecked(100, 1000, 3L * PAGE - 50, 100))
+        .as("a first meeting asks the backend for the ranges themselves, not their pages")
+        .containsExactly("100+1000", 3 * PAGE - 50 + "+100");
+    assertThat(readInNextJvm(100, 1000, 3L * PAGE - 50, 100))
+        .as("met again, in the next JVM: the pages under the ranges are fetched and kept")
+        .containsExactly("0+" + PAGE, 2 * PAGE + "+" + 2 * PAGE);
+    assertThat(readInNextJvm(100, 1000, 3L * PAGE - 50, 100))
+        .as("the third reads the cache only")
+        .isEmpty();
+  }
+
+  @Test
+  void twoRangesInOnePageMeetItOnceAndBothStreamThrough() throws Exception {
+    secondReadCache();
+    assertThat(readChecked(100, 1000, 2000, 500))
         .as("the second range does not take the page the first just met for met before")
         .containsExactly("100+1000", "2000+500");
   }

@@ -3,16 +3,8 @@ package dev.dtap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.it.fixtures.MinioFixture;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
@@ -55,7 +47,7 @@ class ITestCacheAdmissionDropIn {
         long before = minio.trafficSentBytes();
         String out = run(cluster, quota, "report.bin", "report-" + i);
         fromStore[i] = minio.trafficSentBytes() - before;
-        assertThat(taskLines(cluster, out))
+        assertThat(cluster.outputLines(out))
             .as("run %d's read of the input", i + 1)
             .containsExactly("task-0\t" + crc.getValue() + " " + report.length);
       }
@@ -81,25 +73,5 @@ class ITestCacheAdmissionDropIn {
             .run("dev.dtap.e2e.hadoop.ReReadJob", 10, quota, "dtap://lake/" + input, out, "1");
     assertThat(job.exit).as("the job over %s; its log:%n%s", input, job.tail()).isZero();
     return out;
-  }
-
-  private static List<String> taskLines(MapReduceCluster cluster, String out) throws Exception {
-    List<String> lines = new ArrayList<>();
-    try (FileSystem fs = FileSystem.newInstance(new Path(out).toUri(), cluster.conf())) {
-      for (FileStatus st : fs.listStatus(new Path(out))) {
-        if (!st.getPath().getName().startsWith("part-")) {
-          continue;
-        }
-        try (BufferedReader r =
-            new BufferedReader(
-                new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
-          String line;
-          while ((line = r.readLine()) != null) {
-            lines.add(line);
-          }
-        }
-      }
-    }
-    return lines;
   }
 }

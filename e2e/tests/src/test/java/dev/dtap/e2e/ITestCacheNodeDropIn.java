@@ -5,19 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dtap.it.fixtures.MinioFixture;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.zip.CRC32;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -57,21 +50,7 @@ class ITestCacheNodeDropIn {
       assertThat(job.exit).as("the job; its log:\n" + job.tail()).isZero();
       long store = minio.trafficSentBytes() - before;
 
-      List<String> lines = new ArrayList<>();
-      try (FileSystem fs = FileSystem.newInstance(new Path(out).toUri(), cluster.conf())) {
-        for (FileStatus st : fs.listStatus(new Path(out))) {
-          if (st.getPath().getName().startsWith("part-")) {
-            try (BufferedReader r =
-                new BufferedReader(
-                    new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
-              String line;
-              while ((line = r.readLine()) != null) {
-                lines.add(line);
-              }
-            }
-          }
-        }
-      }
+      List<String> lines = cluster.outputLines(out);
       assertThat(lines).hasSize(8);
       for (String line : lines) {
         assertThat(line).as("a task's read").endsWith("\t" + crc.getValue() + " " + data.length);

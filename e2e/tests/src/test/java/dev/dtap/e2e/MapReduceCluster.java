@@ -1,14 +1,20 @@
 package dev.dtap.e2e;
 
 import dev.dtap.it.fixtures.MinioFixture;
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -135,6 +141,33 @@ final class MapReduceCluster implements AutoCloseable {
     }
     site.addResource(new Path(new File(dir, "cluster-site.xml").toURI()));
     return new MapReduceCluster(dir, confDir, hdfs, bucket, cluster, site);
+  }
+
+  /**
+   * The lines a job wrote, over its {@code part-} files.
+   *
+   * @param out the job's output directory
+   * @return its lines, file after file
+   * @throws IOException if the output cannot be read
+   */
+  List<String> outputLines(String out) throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (FileSystem fs = FileSystem.newInstance(new Path(out).toUri(), conf())) {
+      for (FileStatus st : fs.listStatus(new Path(out))) {
+        if (!st.getPath().getName().startsWith("part-")) {
+          continue;
+        }
+        try (BufferedReader r =
+            new BufferedReader(
+                new InputStreamReader(fs.open(st.getPath()), StandardCharsets.UTF_8))) {
+          String line;
+          while ((line = r.readLine()) != null) {
+            lines.add(line);
+          }
+        }
+      }
+    }
+    return lines;
   }
 
   /**

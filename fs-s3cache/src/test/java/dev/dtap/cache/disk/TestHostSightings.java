@@ -1,5 +1,6 @@
 package dev.dtap.cache.disk;
 
+import static dev.dtap.cache.disk.TestScanDoorkeeper.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.LocalTaps;
@@ -14,21 +15,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The host's sightings file, opened as two JVMs of the host open it. */
 class TestHostSightings {
-  private static List<PageKey> keys(int n, long seed) {
-    Random r = new Random(seed);
-    List<PageKey> keys = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      keys.add(new PageKey(r.nextLong() | 1, r.nextLong()));
-    }
-    return keys;
-  }
-
   private static Path dir() throws IOException {
     return LocalTaps.newDir("sightings").toPath();
   }

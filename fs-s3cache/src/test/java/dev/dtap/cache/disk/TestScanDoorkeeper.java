@@ -11,7 +11,8 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 class TestScanDoorkeeper {
-  private static List<PageKey> keys(int n, long seed) {
+  /** Random page keys, the same for a seed. */
+  static List<PageKey> keys(int n, long seed) {
     Random r = new Random(seed);
     List<PageKey> keys = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
