@@ -59,7 +59,10 @@ final class CnodeHostTier implements HostTier {
     // the breaker is asked before every request, as before every lookup
     this.sightings =
         new ServiceSightings(
-            () -> breaker.allow() ? connect() : null, this::failed, breaker::success);
+            this::connected,
+            () -> breaker.allow() ? connect() : null,
+            this::failed,
+            breaker::success);
   }
 
   /**
@@ -83,6 +86,12 @@ final class CnodeHostTier implements HostTier {
     if (c != null) {
       c.release(key);
     }
+  }
+
+  /** The client if it is connected, or null; the breaker is not asked. */
+  private CnodeClient connected() {
+    CnodeClient c = client;
+    return c != null && c.isOpen() ? c : null;
   }
 
   /** The connected client, or null while the breaker holds requests back. */

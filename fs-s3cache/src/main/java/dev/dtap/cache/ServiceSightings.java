@@ -18,18 +18,25 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 final class ServiceSightings implements Sightings {
+  private final Supplier<CnodeClient> connected;
   private final Supplier<CnodeClient> service;
   private final Consumer<IOException> failed;
   private final Runnable answered;
   private final ScanDoorkeeper own = new ScanDoorkeeper();
 
   /**
+   * @param connected the client if connected, without asking the breaker, or null
    * @param service the connected client, or null while the service's breaker holds requests back
    *     (asked before every request: a service that is up but late must not cost every read)
    * @param failed told when asking the service fails (its breaker counts it)
    * @param answered told when the service answered
    */
-  ServiceSightings(Supplier<CnodeClient> service, Consumer<IOException> failed, Runnable answered) {
+  ServiceSightings(
+      Supplier<CnodeClient> connected,
+      Supplier<CnodeClient> service,
+      Consumer<IOException> failed,
+      Runnable answered) {
+    this.connected = connected;
     this.service = service;
     this.failed = failed;
     this.answered = answered;
@@ -55,8 +62,16 @@ final class ServiceSightings implements Sightings {
   }
 
   private boolean ask(PageKey key, boolean record) {
+    CnodeClient open = connected.get();
+    if (open != null && !open.keepsSightings()) {
+      return false; // an older service: nothing to ask, and the breaker's probe is not taken
+    }
     CnodeClient c = service.get();
-    if (c == null || !c.keepsSightings()) {
+    if (c == null) {
+      return false;
+    }
+    if (!c.keepsSightings()) {
+      answered.run(); // the probe that connected to it: the service answered the handshake
       return false;
     }
     try {

@@ -64,7 +64,9 @@ final class VectoredRead {
    *
    * @throws IllegalArgumentException for a negative length or overlapping ranges
    * @throws EOFException for a range outside the file
-   * @throws IOException if the backend refuses the read (every pending range fails with it too)
+   * @throws IOException if the backend refuses the read: every range not complete by then fails
+   *     with it, except those already handed to the backend as they are, which complete as it
+   *     answers them
    */
   void run() throws IOException {
     List<FileRange> sorted = validated();
@@ -74,28 +76,32 @@ final class VectoredRead {
     List<FileRange> through = new ArrayList<>();
     List<Target> pending = new ArrayList<>();
     Map<Long, Boolean> admitted = new HashMap<>();
-    for (FileRange r : sorted) {
-      if (streamsThrough(r, admitted)) {
-        through.add(r);
-        continue;
-      }
-      Target t = new Target(r, allocate.apply(r.getLength()));
-      if (in.readCached(r.getOffset(), t.array, t.offset, r.getLength())) {
-        t.complete();
-      } else {
-        pending.add(t);
-      }
-    }
     List<PageRun> runs;
+    boolean handedOver = false;
     try {
+      for (FileRange r : sorted) {
+        if (streamsThrough(r, admitted)) {
+          through.add(r);
+          continue;
+        }
+        Target t = new Target(r, allocate.apply(r.getLength()));
+        if (in.readCached(r.getOffset(), t.array, t.offset, r.getLength())) {
+          t.complete();
+        } else {
+          pending.add(t);
+        }
+      }
       fetch.readThrough(through, allocate);
+      handedOver = true;
       if (pending.isEmpty()) {
         return;
       }
       runs = fetch.load(missingRuns(pending));
     } catch (IOException | RuntimeException e) {
-      for (Target t : pending) {
-        t.range.getData().completeExceptionally(e);
+      for (FileRange r : sorted) {
+        if (!(handedOver && through.contains(r))) {
+          r.getData().completeExceptionally(e); // no-op for a range already complete
+        }
       }
       throw e;
     }

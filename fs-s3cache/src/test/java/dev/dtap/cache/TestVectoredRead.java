@@ -2,6 +2,7 @@ package dev.dtap.cache;
 
 import static dev.dtap.cache.CacheTestSupport.PAGE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.fs.config.DataTapConfig;
@@ -27,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -199,6 +201,27 @@ class TestVectoredRead {
     assertThat(readChecked(100, 1000, 2000, 500))
         .as("the second range does not take the page the first just met for met before")
         .containsExactly("100+1000", "2000+500");
+  }
+
+  @Test
+  void anAllocatorThatFailsFailsEveryRangeNotYetComplete() throws Exception {
+    List<FileRange> ranges = ranges(100, 1000, 3L * PAGE, 100);
+    AtomicInteger calls = new AtomicInteger();
+    IntFunction<ByteBuffer> failsSecond =
+        n -> {
+          if (calls.incrementAndGet() == 2) {
+            throw new IllegalStateException("no memory for a buffer");
+          }
+          return ByteBuffer.allocate(n);
+        };
+    try (FSDataInputStream in = open()) {
+      assertThatThrownBy(() -> in.readVectored(ranges, failsSecond))
+          .isInstanceOf(IllegalStateException.class);
+    }
+    assertThat(ranges)
+        .as("no caller waits forever on a range the read gave up")
+        .allMatch(r -> r.getData().isCompletedExceptionally());
+    assertThat(backend.asked).isEmpty();
   }
 
   @Test

@@ -38,6 +38,10 @@ public final class CacheNode implements Closeable {
   private final FillTable fills = new FillTable();
   private final NodeRequests requests;
   private final ExecutorService diskPool;
+
+  /** Sightings answers, on a thread of their own: never queued behind page writes. */
+  private final ExecutorService sightingsThread;
+
   private final PeerLinks peers;
   private final Map<Long, ServerConnection> sessions = new ConcurrentHashMap<>();
   private final ServerTransport transport;
@@ -81,6 +85,13 @@ public final class CacheNode implements Closeable {
             settings.diskThreads(),
             r -> {
               Thread t = new Thread(r, "dtap-cnode-disk");
+              t.setDaemon(true);
+              return t;
+            });
+    this.sightingsThread =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "dtap-cnode-sightings");
               t.setDaemon(true);
               return t;
             });
@@ -128,6 +139,10 @@ public final class CacheNode implements Closeable {
   /** What lone readers of the host met, for its clients' admission. */
   HostSightings sightings() {
     return sightings;
+  }
+
+  ExecutorService sightingsThread() {
+    return sightingsThread;
   }
 
   NodeMetrics metrics() {
@@ -194,6 +209,7 @@ public final class CacheNode implements Closeable {
 
   private void closeQuietly() {
     transport.close();
+    sightingsThread.shutdown();
     diskPool.shutdown();
     try {
       diskPool.awaitTermination(10, TimeUnit.SECONDS);

@@ -92,14 +92,21 @@ final class NodeRequests {
           PageKey key = key(b);
           boolean record = (need(b, 1).readUnsignedByte() & Wire.RECORD) != 0;
           long id = f.requestId;
-          // the sightings are a file: off the event loop, as every other disk access
-          onDisk(
-              () -> {
-                boolean seen =
-                    record ? node.sightings().seenBefore(key) : node.sightings().contains(key);
-                c.send(new Frame(Wire.OK, id, Unpooled.buffer(1).writeByte(seen ? 1 : 0)));
-              },
-              () -> c.send(Wire.REFUSED, id));
+          // the sightings are a file: off the event loop, and not behind the page writes queued
+          // on the disk threads, which a client's short deadline would count as a late service
+          try {
+            node.sightingsThread()
+                .execute(
+                    () -> {
+                      boolean seen =
+                          record
+                              ? node.sightings().seenBefore(key)
+                              : node.sightings().contains(key);
+                      c.send(new Frame(Wire.OK, id, Unpooled.buffer(1).writeByte(seen ? 1 : 0)));
+                    });
+          } catch (RejectedExecutionException e) {
+            c.send(Wire.REFUSED, id); // stopping
+          }
           break;
         }
       case Wire.FORGET:

@@ -9,6 +9,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,8 @@ public final class HostSightings implements Sightings, Closeable {
 
   private static final byte ROOM = 1;
   private static final byte FULL = 2;
+
+  private static final long LOCK_WAIT_NANOS = 2_000_000_000L;
 
   /** Threads of this JVM setting the file up: a {@link FileLock} is held per process. */
   private static final Object SETUP = new Object();
@@ -97,7 +100,7 @@ public final class HostSightings implements Sightings, Closeable {
   private static void prepare(Path file) throws IOException {
     synchronized (SETUP) {
       try (FileChannel ch = PrivateFiles.openShared(file);
-          FileLock lock = ch.lock()) {
+          FileLock lock = lock(ch, file)) {
         long size = ch.size();
         if (size >= SIZE) {
           ByteBuffer count = ByteBuffer.allocate(8);
@@ -111,6 +114,24 @@ public final class HostSightings implements Sightings, Closeable {
         writeZeros(ch, size, SIZE);
         ch.force(false);
       }
+    }
+  }
+
+  /**
+   * Takes the file's lock, waiting a bounded time: a process stopped while it holds the lock must
+   * not hang every other's start.
+   */
+  private static FileLock lock(FileChannel ch, Path file) throws IOException {
+    long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
+    while (true) {
+      FileLock lock = ch.tryLock();
+      if (lock != null) {
+        return lock;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new IOException("another process holds the lock of " + file);
+      }
+      LockSupport.parkNanos(10_000_000L);
     }
   }
 
@@ -160,12 +181,20 @@ public final class HostSightings implements Sightings, Closeable {
     }
   }
 
+  /**
+   * Whether the file may be used now: not by a thread whose interrupt flag is set, since any
+   * channel it touched would close, for every other thread too.
+   */
+  private boolean usable() {
+    return reader != null && !closed && !Thread.currentThread().isInterrupted();
+  }
+
   @Override
   public boolean seenBefore(PageKey key) {
     if (own.contains(key)) {
       return true;
     }
-    if (reader == null) {
+    if (!usable()) {
       return own.seenBefore(key);
     }
     int bit = bitOf(key);
@@ -208,7 +237,7 @@ public final class HostSightings implements Sightings, Closeable {
 
   @Override
   public boolean contains(PageKey key) {
-    if (own.contains(key) || reader == null) {
+    if (own.contains(key) || !usable()) {
       return own.contains(key);
     }
     int bit = bitOf(key);
@@ -224,7 +253,7 @@ public final class HostSightings implements Sightings, Closeable {
   @Override
   public void clear() {
     own.clear();
-    if (reader == null) {
+    if (!usable()) {
       return;
     }
     try (FileChannel w = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -244,7 +273,7 @@ public final class HostSightings implements Sightings, Closeable {
   public void recordRoom(boolean room) {
     byte v = room ? ROOM : FULL;
     ownRoom = v;
-    if (reader == null) {
+    if (!usable()) {
       return;
     }
     try {
@@ -263,7 +292,7 @@ public final class HostSightings implements Sightings, Closeable {
    *     has)
    */
   public boolean hostWasFull() {
-    if (reader == null) {
+    if (!usable()) {
       return ownRoom == FULL;
     }
     try {
