@@ -89,7 +89,8 @@ public final class HostSightings implements Sightings, Closeable {
       return new HostSightings(file, FileChannel.open(file, StandardOpenOption.READ));
     } catch (IOException | RuntimeException e) {
       LOG.warn(
-          "dtap cache: cannot share admission sightings through {} ({}); this process keeps its own",
+          "dtap cache: cannot share admission sightings through {} ({}); this process keeps"
+              + " its own",
           file,
           e.toString());
       return processOnly();
