@@ -5,21 +5,13 @@ import dev.dtap.cache.disk.PageKey;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.channel.epoll.EpollMode;
-import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.FileDescriptor;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -61,85 +53,11 @@ public final class CnodeClient implements Closeable {
     EventLoopGroup group = ClientTransport.newGroup("dtap-cnode-client");
     SessionMac.warmUp();
     try {
-      Duration timeout = settings.connectTimeout();
-      if (!ClientTransport.domainSockets()) {
-        ClientConnection c =
-            await(
-                ClientConnection.open(
-                    ClientTransport.tcp(group, timeout),
-                    new InetSocketAddress("127.0.0.1", settings.port()),
-                    settings.secret()),
-                timeout);
-        return new CnodeClient(settings, group, c, null);
-      }
-      DomainSocketAddress address = new DomainSocketAddress(settings.socket().toFile());
-      ClientConnection c =
-          await(
-              ClientConnection.open(
-                  ClientTransport.domain(group, timeout), address, settings.secret()),
-              timeout);
-      ClientConnection line = null;
-      if (settings.shortCircuit() && c.offersDescriptors()) {
-        // level-triggered: Netty reads one descriptor per readiness event, and edge-triggered
-        // epoll would leave the others queued until a later one arrived (found under load:
-        // answers waited for their descriptors in vain)
-        line =
-            await(
-                ClientConnection.open(
-                    ClientTransport.domain(group, timeout)
-                        .option(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED),
-                    address,
-                    settings.secret()),
-                timeout);
-        Frame bound =
-            await(
-                line.call(Wire.BIND, Unpooled.buffer(8).writeLong(c.sessionId())).answer, timeout);
-        bound.release();
-        if (bound.type != Wire.BOUND) {
-          throw new IOException("the cache service refused a descriptor line");
-        }
-        line.becomeDescriptorLine(c);
-      }
-      return new CnodeClient(settings, group, c, line);
+      ClientLines lines = ClientLines.open(settings, group);
+      return new CnodeClient(settings, group, lines.data, lines.line);
     } catch (IOException | RuntimeException e) {
       group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
       throw e;
-    }
-  }
-
-  /** Waits for a future and, when the time is up, fails it, so that a late completion is seen. */
-  private static <T> T await(CompletableFuture<T> f, Duration timeout) throws IOException {
-    try {
-      return waitFor(f, timeout);
-    } catch (CnodeTimeoutException e) {
-      f.completeExceptionally(e);
-      throw e;
-    }
-  }
-
-  /** Waits for a future without changing it: the caller decides what a timeout does to it. */
-  private static <T> T waitFor(CompletableFuture<T> f, Duration timeout) throws IOException {
-    try {
-      return f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted waiting for the cache service");
-    } catch (TimeoutException e) {
-      throw new CnodeTimeoutException("the cache service did not answer within " + timeout);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      throw c instanceof IOException
-          ? (IOException) c
-          : new IOException("the cache service failed: " + c, c);
-    }
-  }
-
-  /** A request the service did not answer in time. */
-  public static final class CnodeTimeoutException extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    CnodeTimeoutException(String message) {
-      super(message);
     }
   }
 
@@ -228,7 +146,7 @@ public final class CnodeClient implements Closeable {
   private PageLookup open(PageKey key, int sequence, long size) throws IOException {
     FileDescriptor fd;
     try {
-      fd = await(data.descriptor(sequence), settings.requestTimeout());
+      fd = Deadlines.await(data.descriptor(sequence), settings.requestTimeout());
     } catch (IOException e) {
       data.descriptor(sequence).thenAccept(ClientConnection::closeQuietly);
       release(key);
@@ -282,14 +200,14 @@ public final class CnodeClient implements Closeable {
     IOException failure;
     try {
       try {
-        return waitFor(call.answer, settings.requestTimeout());
-      } catch (CnodeTimeoutException e) {
+        return Deadlines.waitFor(call.answer, settings.requestTimeout());
+      } catch (Deadlines.CnodeTimeoutException e) {
         if (!call.waiting) {
           throw e;
         }
         // the service waits for another JVM's fill of this page: so do we, within the fill bound
         waitsPastDeadline.incrementAndGet();
-        return waitFor(call.answer, settings.fillWait());
+        return Deadlines.waitFor(call.answer, settings.fillWait());
       }
     } catch (IOException e) {
       failure = e;
@@ -444,7 +362,7 @@ public final class CnodeClient implements Closeable {
    */
   public void clear() throws IOException {
     ClientConnection.Call call = data.call(Wire.CLEAR, Unpooled.EMPTY_BUFFER);
-    await(call.answer, Duration.ofMinutes(5)).release();
+    Deadlines.await(call.answer, Duration.ofMinutes(5)).release();
   }
 
   /**
@@ -452,7 +370,9 @@ public final class CnodeClient implements Closeable {
    * @throws IOException if the service cannot be asked
    */
   public String stats() throws IOException {
-    Frame f = await(data.call(Wire.STATS, Unpooled.EMPTY_BUFFER).answer, Duration.ofSeconds(30));
+    Frame f =
+        Deadlines.await(
+            data.call(Wire.STATS, Unpooled.EMPTY_BUFFER).answer, Duration.ofSeconds(30));
     try {
       return f.body.toString(StandardCharsets.UTF_8);
     } finally {

@@ -3,11 +3,8 @@ package dev.dtap.cache.cnode;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -18,8 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the service does for each request: lookups (a hit, a wait for a fill, a lease to fill, or a
- * miss), fills and offers stored on the disk threads, peer asks and answers, and the operator's
- * requests. Answers go back through the asking connection.
+ * miss), fills and offers stored on the disk threads and peer asks here; the requests that only
+ * read or reset what the service holds in {@link NodeQueries}. Answers go back through the asking
+ * connection.
  *
  * <p>Thread-safe.
  */
@@ -30,6 +28,7 @@ final class NodeRequests {
   private final FillTable fills;
   private final ExecutorService diskPool;
   private final PeerLinks peers;
+  private final NodeQueries queries;
 
   /**
    * Page bytes waiting for the disk at most (fills and offers): a disk that falls behind refuses
@@ -44,6 +43,7 @@ final class NodeRequests {
     this.fills = fills;
     this.diskPool = diskPool;
     this.peers = peers;
+    this.queries = new NodeQueries(node, diskPool);
   }
 
   void dispatch(ServerConnection c, Frame f) throws ServerConnection.ProtocolException {
@@ -82,42 +82,25 @@ final class NodeRequests {
         node.disk().corrupt(key(b));
         break;
       case Wire.PEER_GET:
-        peerGet(c, f.requestId, key(b));
+        queries.peerGet(c, f.requestId, key(b));
         break;
       case Wire.CONTAINS:
-        contains(c, f.requestId, key(b));
+        queries.contains(c, f.requestId, key(b));
         break;
       case Wire.SEEN:
         {
           PageKey key = key(b);
-          boolean record = (need(b, 1).readUnsignedByte() & Wire.RECORD) != 0;
-          long id = f.requestId;
-          // the sightings are a file: off the event loop, and not behind the page writes queued
-          // on the disk threads, which a client's short deadline would count as a late service
-          try {
-            node.sightingsThread()
-                .execute(
-                    () -> {
-                      boolean seen =
-                          record
-                              ? node.sightings().seenBefore(key)
-                              : node.sightings().contains(key);
-                      c.send(new Frame(Wire.OK, id, Unpooled.buffer(1).writeByte(seen ? 1 : 0)));
-                    });
-          } catch (RejectedExecutionException e) {
-            c.send(Wire.REFUSED, id); // stopping
-          }
+          queries.seen(c, f.requestId, key, (need(b, 1).readUnsignedByte() & Wire.RECORD) != 0);
           break;
         }
       case Wire.FORGET:
-        node.disk().delete(key(b));
-        c.send(Wire.OK, f.requestId);
+        queries.forget(c, f.requestId, key(b));
         break;
       case Wire.CLEAR:
-        clear(c, f.requestId);
+        queries.clear(c, f.requestId);
         break;
       case Wire.STATS:
-        stats(c, f.requestId);
+        queries.stats(c, f.requestId);
         break;
       default:
         throw new ServerConnection.ProtocolException("unexpected frame type " + f.type);
@@ -386,71 +369,6 @@ final class NodeRequests {
       queuedBytes.addAndGet(-data.length);
       c.send(Wire.OK, id);
     }
-  }
-
-  /** Runs disk work (reads, stats) off the event loops; while stopping, {@code stopping} runs. */
-  private void onDisk(Runnable work, Runnable stopping) {
-    try {
-      diskPool.execute(work);
-    } catch (RejectedExecutionException e) {
-      stopping.run();
-    }
-  }
-
-  private void peerGet(ServerConnection c, long id, PageKey key) {
-    onDisk(() -> servePeer(c, id, key), () -> c.send(Wire.NOT_FOUND, id));
-  }
-
-  private void servePeer(ServerConnection c, long id, PageKey key) {
-    byte[] file;
-    try {
-      file = Files.readAllBytes(node.disk().pathOf(key));
-    } catch (NoSuchFileException e) {
-      c.send(Wire.NOT_FOUND, id);
-      return;
-    } catch (IOException e) {
-      c.send(Wire.NOT_FOUND, id);
-      return;
-    }
-    node.metrics().peerServed.increment();
-    node.metrics().bytesServed.add(file.length);
-    c.send(new Frame(Wire.PAGE, id, Unpooled.wrappedBuffer(file)));
-  }
-
-  private void contains(ServerConnection c, long id, PageKey key) {
-    long size;
-    try {
-      size = Files.size(node.disk().pathOf(key));
-    } catch (IOException e) {
-      size = -1;
-    }
-    c.send(new Frame(Wire.SIZE, id, Unpooled.buffer(8).writeLong(size)));
-  }
-
-  private void clear(ServerConnection c, long id) {
-    onDisk(
-        () -> {
-          try {
-            node.disk().clear();
-            node.sightings().clear();
-          } catch (IOException e) {
-            LOG.warn("dtap cnode: cannot clear the cache: {}", e.toString());
-          }
-          c.send(Wire.OK, id);
-        },
-        () -> c.send(Wire.REFUSED, id));
-  }
-
-  /**
-   * Inspecting the directories stats every page file: seconds on a large cache, so off the loop.
-   */
-  private void stats(ServerConnection c, long id) {
-    onDisk(() -> sendStats(c, id), () -> c.send(Wire.REFUSED, id));
-  }
-
-  private void sendStats(ServerConnection c, long id) {
-    byte[] text = NodeMetrics.report(node).getBytes(StandardCharsets.UTF_8);
-    c.send(new Frame(Wire.STATS_REPLY, id, Unpooled.wrappedBuffer(text)));
   }
 
   void closed(ServerConnection c) {
