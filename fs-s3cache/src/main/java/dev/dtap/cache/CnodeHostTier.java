@@ -3,7 +3,6 @@ package dev.dtap.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import dev.dtap.cache.cnode.CircuitBreaker;
 import dev.dtap.cache.cnode.CnodeClient;
 import dev.dtap.cache.cnode.CnodeSettings;
 import dev.dtap.cache.cnode.PageChannel;
@@ -18,9 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The host tier of a JVM whose host runs a cache service: pages come from the service (as open
@@ -33,36 +29,22 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe.
  */
 final class CnodeHostTier implements HostTier {
-  private static final Logger LOG = LoggerFactory.getLogger(CnodeHostTier.class);
-
-  private final CnodeSettings settings;
   private final CacheCounters storeCounters;
-  private final CircuitBreaker breaker;
   private final Cache<PageKey, PageChannel> descriptors;
-  private final Object connectLock = new Object();
-  private final AtomicBoolean warned = new AtomicBoolean();
-
+  private final ServiceLink link;
   private final Sightings sightings;
 
-  private volatile CnodeClient client;
-
   private CnodeHostTier(CnodeSettings settings, CacheCounters storeCounters) {
-    this.settings = settings;
     this.storeCounters = storeCounters;
-    this.breaker =
-        new CircuitBreaker(settings.breakerFailures(), settings.breakerOpen(), System::nanoTime);
     this.descriptors =
         Caffeine.newBuilder()
             .maximumSize(settings.descriptors())
             .removalListener((PageKey k, PageChannel p, RemovalCause c) -> closeDescriptor(k, p))
             .build();
+    this.link = new ServiceLink(settings, storeCounters, descriptors::invalidateAll);
     // the breaker is asked before every request, as before every lookup
     this.sightings =
-        new ServiceSightings(
-            this::connected,
-            () -> breaker.allow() ? connect() : null,
-            this::failed,
-            breaker::success);
+        new ServiceSightings(link::connected, link::allowed, link::failed, link::succeeded);
   }
 
   /**
@@ -82,68 +64,9 @@ final class CnodeHostTier implements HostTier {
     } catch (IOException e) {
       // a read-only file
     }
-    CnodeClient c = client;
+    CnodeClient c = link.last();
     if (c != null) {
       c.release(key);
-    }
-  }
-
-  /** The client if it is connected, or null; the breaker is not asked. */
-  private CnodeClient connected() {
-    CnodeClient c = client;
-    return c != null && c.isOpen() ? c : null;
-  }
-
-  /** The connected client, or null while the breaker holds requests back. */
-  private CnodeClient client() {
-    CnodeClient c = client;
-    if (c != null && c.isOpen()) {
-      return c;
-    }
-    return breaker.allow() ? connect() : null;
-  }
-
-  /** Connects unless connected; the caller passed the breaker, and the outcome is reported. */
-  private CnodeClient connect() {
-    CnodeClient c = client;
-    if (c != null && c.isOpen()) {
-      return c;
-    }
-    synchronized (connectLock) {
-      c = client;
-      if (c != null && c.isOpen()) {
-        return c;
-      }
-      if (c != null) {
-        descriptors.invalidateAll();
-        c.close();
-        client = null;
-      }
-      try {
-        c = CnodeClient.connect(settings);
-      } catch (IOException e) {
-        failed(e);
-        return null;
-      }
-      client = c;
-      breaker.success();
-      if (warned.compareAndSet(true, false)) {
-        LOG.info("dtap cache: the host's cache service answers again");
-      }
-      return c;
-    }
-  }
-
-  private void failed(IOException e) {
-    breaker.failure();
-    storeCounters.cnodeFailure();
-    if (breaker.isOpen() && warned.compareAndSet(false, true)) {
-      LOG.warn(
-          "dtap cache: the host's cache service at {} fails ({}); reading without it for {} ms at"
-              + " a time until it answers",
-          settings.socket(),
-          e.toString(),
-          settings.breakerOpen().toMillis());
     }
   }
 
@@ -170,17 +93,17 @@ final class CnodeHostTier implements HostTier {
   private PageLookup lookup(PageKey key, boolean mayFill, String owner) {
     // the breaker is asked before every lookup, not only before connecting: a service that is
     // up but late would otherwise cost every read its deadline
-    CnodeClient c = breaker.allow() ? connect() : null;
+    CnodeClient c = link.allowed();
     if (c == null) {
       storeCounters.cnodeFallback();
       return null;
     }
     try {
       PageLookup l = c.lookup(key, mayFill, owner);
-      breaker.success();
+      link.succeeded();
       return l;
     } catch (IOException e) {
-      failed(e);
+      link.failed(e);
       storeCounters.cnodeFallback();
       return null;
     }
@@ -217,7 +140,7 @@ final class CnodeHostTier implements HostTier {
     } catch (PageFile.CorruptPageException e) {
       storeCounters.corruptPage();
       descriptors.invalidate(key);
-      CnodeClient c = client;
+      CnodeClient c = link.last();
       if (c != null) {
         c.corrupt(key);
       }
@@ -291,7 +214,7 @@ final class CnodeHostTier implements HostTier {
       data = loader.load();
     } catch (IOException | RuntimeException | Error e) {
       if (l != null && l.lease() >= 0) {
-        CnodeClient c = client;
+        CnodeClient c = link.last();
         if (c != null) {
           c.abortFill(l.lease(), key);
         }
@@ -300,7 +223,7 @@ final class CnodeHostTier implements HostTier {
     }
     stream.backend(data.length);
     if (l != null && l.lease() >= 0) {
-      CnodeClient c = client;
+      CnodeClient c = link.last();
       if (c != null) {
         c.fill(l.lease(), key, data);
       }
@@ -310,7 +233,7 @@ final class CnodeHostTier implements HostTier {
 
   @Override
   public void keep(PageKey key, byte[] data) {
-    CnodeClient c = client();
+    CnodeClient c = link.client();
     if (c != null) {
       c.offer(key, data);
     }
@@ -326,24 +249,15 @@ final class CnodeHostTier implements HostTier {
     return descriptors.getIfPresent(key) != null;
   }
 
-  private CnodeClient required() throws IOException {
-    CnodeClient c = client();
-    if (c == null) {
-      throw new IOException(
-          "The host's cache service at " + settings.socket() + " does not answer now");
-    }
-    return c;
-  }
-
   @Override
   public long sizeOnHost(PageKey key) throws IOException {
-    return required().sizeOf(key);
+    return link.required().sizeOf(key);
   }
 
   @Override
   public void forget(PageKey key) throws IOException {
     descriptors.invalidate(key);
-    required().forget(key);
+    link.required().forget(key);
   }
 
   @Override
@@ -353,7 +267,7 @@ final class CnodeHostTier implements HostTier {
 
   @Override
   public boolean hasRoom() {
-    CnodeClient c = client;
+    CnodeClient c = link.last();
     return c != null && c.room();
   }
 
@@ -362,7 +276,7 @@ final class CnodeHostTier implements HostTier {
     List<CacheDirectory> dirs = new ArrayList<>();
     String stats;
     try {
-      stats = required().stats();
+      stats = link.required().stats();
     } catch (IOException e) {
       return dirs;
     }
@@ -389,7 +303,7 @@ final class CnodeHostTier implements HostTier {
     Map<String, Long> m = new LinkedHashMap<>();
     String stats;
     try {
-      stats = required().stats();
+      stats = link.required().stats();
     } catch (IOException e) {
       return m;
     }
@@ -408,7 +322,7 @@ final class CnodeHostTier implements HostTier {
 
   @Override
   public void flush() throws InterruptedException {
-    CnodeClient c = client;
+    CnodeClient c = link.last();
     if (c != null) {
       c.flush();
     }
@@ -417,16 +331,13 @@ final class CnodeHostTier implements HostTier {
   @Override
   public void clear() throws IOException {
     descriptors.invalidateAll();
-    required().clear();
+    link.required().clear();
   }
 
   @Override
   public void close() {
     descriptors.invalidateAll();
     descriptors.cleanUp();
-    CnodeClient c = client;
-    if (c != null) {
-      c.close();
-    }
+    link.close();
   }
 }

@@ -6,6 +6,7 @@ import dev.dtap.cache.disk.DiskKeys;
 import dev.dtap.cache.disk.DiskSettings;
 import dev.dtap.cache.disk.DiskTier;
 import dev.dtap.cache.disk.HostSightings;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -82,19 +83,9 @@ public final class CacheNode implements Closeable {
     metrics.gauge("cnode_sessions", () -> sessions.size());
     this.diskPool =
         Executors.newFixedThreadPool(
-            settings.diskThreads(),
-            r -> {
-              Thread t = new Thread(r, "dtap-cnode-disk");
-              t.setDaemon(true);
-              return t;
-            });
+            settings.diskThreads(), new DefaultThreadFactory("dtap-cnode-disk", true));
     this.sightingsThread =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "dtap-cnode-sightings");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadExecutor(new DefaultThreadFactory("dtap-cnode-sightings", true));
     this.transport = new ServerTransport(this);
     this.peers = new PeerLinks(settings, transport.group());
     this.requests = new NodeRequests(this, fills, diskPool, peers);

@@ -9,6 +9,7 @@ import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 
@@ -28,12 +29,7 @@ final class ClientTransport {
 
   /** A small group of daemon threads for one client. */
   static EventLoopGroup newGroup(String name) {
-    ThreadFactory daemon =
-        r -> {
-          Thread t = new Thread(r, name);
-          t.setDaemon(true);
-          return t;
-        };
+    ThreadFactory daemon = new DefaultThreadFactory(name, true);
     return Epoll.isAvailable()
         ? new EpollEventLoopGroup(1, daemon)
         : new NioEventLoopGroup(1, daemon);

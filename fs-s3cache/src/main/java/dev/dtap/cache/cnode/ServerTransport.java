@@ -12,6 +12,7 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -62,15 +63,8 @@ final class ServerTransport {
               + " passing",
           Epoll.unavailabilityCause() == null ? "unknown" : Epoll.unavailabilityCause().toString());
     }
-    this.group = epoll ? new EpollEventLoopGroup(2, daemon()) : new NioEventLoopGroup(2, daemon());
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon() {
-    return r -> {
-      Thread t = new Thread(r, "dtap-cnode-io");
-      t.setDaemon(true);
-      return t;
-    };
+    DefaultThreadFactory daemon = new DefaultThreadFactory("dtap-cnode-io", true);
+    this.group = epoll ? new EpollEventLoopGroup(2, daemon) : new NioEventLoopGroup(2, daemon);
   }
 
   EventLoopGroup group() {

@@ -37,7 +37,7 @@ public final class HostSightings implements Sightings, Closeable {
   /** Name of the file in the first cache directory; its layout is versioned by the name. */
   public static final String FILE_NAME = "sightings-v2";
 
-  private static final int BITS = 1 << 23;
+  private static final int BITS = ScanDoorkeeper.BITS;
   private static final int COUNT_AT = 0;
   private static final int ROOM_AT = 8;
   private static final int BITS_AT = 64;
@@ -154,11 +154,6 @@ public final class HostSightings implements Sightings, Closeable {
     }
   }
 
-  private static int bitOf(PageKey key) {
-    long h = key.hi() * 0x9e3779b97f4a7c15L ^ key.lo();
-    return (int) ((h ^ (h >>> 31)) & (BITS - 1));
-  }
-
   private int readByte(long at) throws IOException {
     FileChannel ch = reader;
     ByteBuffer b = ByteBuffer.allocate(1);
@@ -198,7 +193,7 @@ public final class HostSightings implements Sightings, Closeable {
     if (!usable()) {
       return own.seenBefore(key);
     }
-    int bit = bitOf(key);
+    int bit = ScanDoorkeeper.bitOf(key);
     long at = BITS_AT + (bit >>> 3);
     int mask = 1 << (bit & 7);
     int b;
@@ -241,7 +236,7 @@ public final class HostSightings implements Sightings, Closeable {
     if (own.contains(key) || !usable()) {
       return own.contains(key);
     }
-    int bit = bitOf(key);
+    int bit = ScanDoorkeeper.bitOf(key);
     try {
       return (readByte(BITS_AT + (bit >>> 3)) & (1 << (bit & 7))) != 0;
     } catch (IOException e) {

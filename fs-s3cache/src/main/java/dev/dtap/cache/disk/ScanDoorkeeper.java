@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread-safe, lock-free.
  */
 public final class ScanDoorkeeper implements Sightings {
-  private static final int BITS = 1 << 23;
+  /** Bits of the set: 1 MiB, ample for a few million pages met between clears. */
+  static final int BITS = 1 << 23;
+
   private final AtomicLongArray words = new AtomicLongArray(BITS / 64);
 
   /** Bit i set when word i may be non-zero; never clear while word i is non-zero. */
@@ -31,8 +33,7 @@ public final class ScanDoorkeeper implements Sightings {
    */
   @Override
   public boolean seenBefore(PageKey key) {
-    long h = key.hi() * 0x9e3779b97f4a7c15L ^ key.lo();
-    int bit = (int) ((h ^ (h >>> 31)) & (BITS - 1));
+    int bit = bitOf(key);
     int word = bit >>> 6;
     long mask = 1L << (bit & 63);
     while (true) {
@@ -58,9 +59,14 @@ public final class ScanDoorkeeper implements Sightings {
    */
   @Override
   public boolean contains(PageKey key) {
-    long h = key.hi() * 0x9e3779b97f4a7c15L ^ key.lo();
-    int bit = (int) ((h ^ (h >>> 31)) & (BITS - 1));
+    int bit = bitOf(key);
     return (words.get(bit >>> 6) & (1L << (bit & 63))) != 0;
+  }
+
+  /** A page's bit, in this set and in the host's file of sightings alike. */
+  static int bitOf(PageKey key) {
+    long h = key.hi() * 0x9e3779b97f4a7c15L ^ key.lo();
+    return (int) ((h ^ (h >>> 31)) & (BITS - 1));
   }
 
   private void markUsed(int word) {
