@@ -159,15 +159,6 @@ final class DiskIndex {
     return b;
   }
 
-  /** Forgets everything. */
-  void clear() {
-    for (int i = 0; i < SEGMENTS; i++) {
-      synchronized (segments[i]) {
-        segments[i].reset(16);
-      }
-    }
-  }
-
   /** One open-addressing table with linear probing; (0,0) marks an empty slot. */
   private static final class Segment {
     long[] his;

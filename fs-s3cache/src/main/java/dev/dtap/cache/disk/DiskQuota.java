@@ -1,12 +1,21 @@
 package dev.dtap.cache.disk;
 
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * What the pages on disk weigh against the quota: the index of known pages, the bytes used per
  * directory, and the pins that keep a page from eviction while a reader holds it (a page handed to
  * another process as an open file).
+ *
+ * <p>A scan of the directories runs beside reads and writes. What changes while it runs is
+ * remembered and laid over the scan's result when it is taken over, so that a page written or
+ * deleted behind the scanner is neither forgotten (the directory would grow past its quota) nor
+ * counted twice.
  *
  * <p>Thread-safe.
  */
@@ -15,6 +24,16 @@ final class DiskQuota {
   private final long[] quota;
   private final AtomicLongArray used;
   private final ConcurrentHashMap<PageKey, Integer> pins = new ConcurrentHashMap<>();
+
+  /** Changes take the read side, so they run together; taking over a scan takes the write side. */
+  private final ReadWriteLock scanLock = new ReentrantReadWriteLock();
+
+  /** Scans begun and not yet taken over or abandoned; guarded by the write side. */
+  private int scans;
+
+  private volatile boolean scanning;
+  private final Map<PageKey, Long> writtenInScan = new ConcurrentHashMap<>();
+  private final Set<PageKey> removedInScan = ConcurrentHashMap.newKeySet();
 
   DiskQuota(int dirs) {
     this.quota = new long[dirs];
@@ -35,24 +54,52 @@ final class DiskQuota {
 
   /** Accounts for a page just written (or rewritten). */
   void written(PageKey key, long size) {
-    int dir = dirOf(key);
-    int before = index.put(key, (int) size, dir, index.now());
-    used.addAndGet(dir, before < 0 ? size : size - before);
+    scanLock.readLock().lock();
+    try {
+      int dir = dirOf(key);
+      int before = index.put(key, (int) size, dir, index.now());
+      used.addAndGet(dir, before < 0 ? size : size - before);
+      noteWritten(key, size);
+    } finally {
+      scanLock.readLock().unlock();
+    }
   }
 
   /** Accounts for a page found on disk that the index did not know (another writer's). */
   void found(PageKey key, long size) {
-    int dir = dirOf(key);
-    if (!index.contains(key) && index.put(key, (int) size, dir, index.now()) < 0) {
-      used.addAndGet(dir, size);
+    scanLock.readLock().lock();
+    try {
+      int dir = dirOf(key);
+      if (!index.contains(key) && index.put(key, (int) size, dir, index.now()) < 0) {
+        used.addAndGet(dir, size);
+        noteWritten(key, size);
+      }
+    } finally {
+      scanLock.readLock().unlock();
     }
   }
 
   /** Forgets a page; nothing if it was not known. */
   void removed(PageKey key) {
-    int size = index.remove(key);
-    if (size > 0) {
-      used.addAndGet(dirOf(key), -size);
+    scanLock.readLock().lock();
+    try {
+      int size = index.remove(key);
+      if (size > 0) {
+        used.addAndGet(dirOf(key), -size);
+      }
+      if (scanning) {
+        writtenInScan.remove(key);
+        removedInScan.add(key);
+      }
+    } finally {
+      scanLock.readLock().unlock();
+    }
+  }
+
+  private void noteWritten(PageKey key, long size) {
+    if (scanning) {
+      removedInScan.remove(key);
+      writtenInScan.put(key, size);
     }
   }
 
@@ -111,19 +158,72 @@ final class DiskQuota {
     return pins.containsKey(key);
   }
 
-  /** Takes over a freshly scanned index and its per-directory sizes. */
-  void replaceWith(DiskIndex fresh, long[] seen) {
-    index.replaceWith(fresh);
-    for (int d = 0; d < seen.length; d++) {
-      used.set(d, seen[d]);
+  /** Starts remembering changes, before a scan lists the directories. */
+  void scanBegins() {
+    scanLock.writeLock().lock();
+    try {
+      if (scans++ == 0) {
+        writtenInScan.clear();
+        removedInScan.clear();
+        scanning = true;
+      }
+    } finally {
+      scanLock.writeLock().unlock();
     }
   }
 
-  /** Forgets every page (after the directories were emptied). */
-  void clear() {
-    index.clear();
-    for (int d = 0; d < quota.length; d++) {
-      used.set(d, 0);
+  /**
+   * Takes over a freshly scanned index and its per-directory sizes, with the changes made since its
+   * scan began laid over them.
+   *
+   * @param fresh the scan's index; not used afterwards
+   * @param seen bytes per directory the scan found; changed
+   */
+  void replaceWith(DiskIndex fresh, long[] seen) {
+    scanLock.writeLock().lock();
+    try {
+      for (Map.Entry<PageKey, Long> e : writtenInScan.entrySet()) {
+        PageKey key = e.getKey();
+        // written after the scanner passed its directory, or rewritten after it was listed
+        int dir = dirOf(key);
+        long size = e.getValue();
+        int before = fresh.put(key, (int) size, dir, fresh.now());
+        seen[dir] += before < 0 ? size : size - before;
+      }
+      for (PageKey key : removedInScan) {
+        int size = fresh.remove(key); // deleted after the scanner listed it
+        if (size > 0) {
+          seen[dirOf(key)] -= size;
+        }
+      }
+      index.replaceWith(fresh);
+      for (int d = 0; d < seen.length; d++) {
+        used.set(d, seen[d]);
+      }
+    } finally {
+      try {
+        scanEnded();
+      } finally {
+        scanLock.writeLock().unlock();
+      }
+    }
+  }
+
+  /** Ends a scan that failed before its result was taken over. */
+  void scanAbandoned() {
+    scanLock.writeLock().lock();
+    try {
+      scanEnded();
+    } finally {
+      scanLock.writeLock().unlock();
+    }
+  }
+
+  private void scanEnded() {
+    if (--scans == 0) {
+      scanning = false;
+      writtenInScan.clear();
+      removedInScan.clear();
     }
   }
 

@@ -274,12 +274,13 @@ public final class DiskTier {
     if (p != null) {
       closeQuietly(p);
     }
-    quota.removed(key);
     try {
       Files.deleteIfExists(pathOf(key));
     } catch (IOException e) {
       // the next scan or eviction tries again
     }
+    // after the file is gone: a scan that listed it sees this removal and drops the page
+    quota.removed(key);
   }
 
   /**
@@ -325,8 +326,17 @@ public final class DiskTier {
    */
   public void scan() throws IOException {
     PageScanner scanner = new PageScanner(dirs, quota::dirOf);
-    scanner.scan();
-    quota.replaceWith(scanner.index(), scanner.bytesPerDirectory());
+    quota.scanBegins();
+    boolean takenOver = false;
+    try {
+      scanner.scan();
+      quota.replaceWith(scanner.index(), scanner.bytesPerDirectory());
+      takenOver = true;
+    } finally {
+      if (!takenOver) {
+        quota.scanAbandoned();
+      }
+    }
     for (int d = 0; d < dirs.size(); d++) {
       enforceQuota(d);
     }
