@@ -265,9 +265,15 @@ final class LocalHostTier implements HostTier {
     writesQueued.addAndGet(-size);
   }
 
+  /**
+   * Asks the disk, not only this JVM's index: the directories are the host's, and the index knows
+   * another JVM's pages only from its last scan. A missing page taken for one before a page nobody
+   * cached is read through the reader's backend stream, whose own read-ahead (S3A's analytics
+   * stream reads on to the split's end) fetched tens of megabytes of cached pages again.
+   */
   @Override
   public boolean contains(PageKey key) {
-    return pendingWrites.containsKey(key) || disk.contains(key);
+    return pendingWrites.containsKey(key) || disk.onDisk(key);
   }
 
   @Override

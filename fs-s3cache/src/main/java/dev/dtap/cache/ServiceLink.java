@@ -29,7 +29,7 @@ final class ServiceLink implements AutoCloseable {
 
   /**
    * @param beforeReconnect runs before a closed client is replaced, so that what the old one was
-   *     granted is dropped first
+   *     granted is invalidated first
    */
   ServiceLink(CnodeSettings settings, CacheCounters storeCounters, Runnable beforeReconnect) {
     this.settings = settings;

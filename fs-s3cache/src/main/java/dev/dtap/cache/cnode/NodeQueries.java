@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The requests that read or reset what the service holds without taking part in fills: sightings, a
  * peer's page, a page's size, forgetting one page or all of them, and the operator's statistics.
- * Each answers through the asking connection, off the event loops where it touches files.
+ * Each answers through the asking connection; those that read files or many of them (sightings, a
+ * peer's page, clears, statistics) run off the event loops, a size or a single delete on them.
  *
  * <p>Thread-safe.
  */

@@ -319,6 +319,17 @@ public final class DiskTier {
   }
 
   /**
+   * Whether a page's file is on disk, indexed or not: one that another process wrote since this
+   * one's last scan is found too.
+   *
+   * @param key the page
+   * @return whether its file exists now
+   */
+  public boolean onDisk(PageKey key) {
+    return quota.contains(key) || Files.exists(pathOf(key));
+  }
+
+  /**
    * Rebuilds the index from the directories: pages of every JVM and of earlier runs become known
    * (with their file time as last use), stale temporary files are removed.
    *

@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread-safe, lock-free.
  */
 public final class ScanDoorkeeper implements Sightings {
-  /** Bits of the set: 1 MiB, ample for a few million pages met between clears. */
+  /**
+   * Bits of the set: 1 MiB, ample for a few million pages met between clears. Also the size of the
+   * host's file of sightings ({@link HostSightings}): a change is a new file name.
+   */
   static final int BITS = 1 << 23;
 
   private final AtomicLongArray words = new AtomicLongArray(BITS / 64);
