@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.fs.FileUtil;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -55,6 +56,9 @@ public final class ParquetScanBench {
     double seconds;
     long storeBytes;
     List<String> rows;
+
+    /** The dtap cache's counters at the query's end ({@code dtap_cache_*}); none for S3A. */
+    Map<String, Long> cacheCounters;
   }
 
   /**
@@ -181,12 +185,13 @@ public final class ParquetScanBench {
         byCase.get(c).add(r);
         out.printf(
             Locale.ROOT,
-            "round %d  %-10s query %7.2f s  process %6.1f s  %8.1f MiB from the store%n",
+            "round %d  %-10s query %7.2f s  process %6.1f s  %8.1f MiB from the store%s%n",
             round,
             c,
             r.queryMillis / 1000.0,
             r.seconds,
-            r.storeBytes / 1048576.0);
+            r.storeBytes / 1048576.0,
+            dropped(r));
       }
     }
     Map<String, Object> report = new LinkedHashMap<>();
@@ -203,10 +208,12 @@ public final class ParquetScanBench {
       List<Long> q = new ArrayList<>();
       List<Long> b = new ArrayList<>();
       List<Double> p = new ArrayList<>();
+      List<Map<String, Long>> counters = new ArrayList<>();
       for (Run r : e.getValue()) {
         q.add(r.queryMillis);
         b.add(r.storeBytes);
         p.add(r.seconds);
+        counters.add(r.cacheCounters);
       }
       m.put("query_ms", q);
       m.put("process_s", p);
@@ -214,6 +221,9 @@ public final class ParquetScanBench {
       medianQuery.put(e.getKey(), median(q));
       m.put("median_query_ms", medianQuery.get(e.getKey()));
       m.put("median_store_bytes", median(b));
+      if (!counters.get(0).isEmpty()) {
+        m.put("cache_counters", counters);
+      }
       cases.put(e.getKey(), m);
     }
     report.put("cases", cases);
@@ -240,6 +250,12 @@ public final class ParquetScanBench {
     return report;
   }
 
+  /** The pages the cache could not keep in a run, when there were any. */
+  private static String dropped(Run r) {
+    long n = r.cacheCounters.getOrDefault("dtap_cache_writes_dropped", 0L);
+    return n == 0 ? "" : String.format(Locale.ROOT, "  (%d page writes dropped)", n);
+  }
+
   private Run scan(String label, String path, File cache) throws IOException {
     SparkSubmit s = submit(endpoint);
     s.hadoop("fs.dtap.cache.dirs", cache.getAbsolutePath());
@@ -252,6 +268,11 @@ public final class ParquetScanBench {
     run.storeBytes = minio.trafficSentBytes() - before;
     run.queryMillis = Long.parseLong(r.lines("SCAN_MS").get(0));
     run.rows = r.lines("ROW");
+    run.cacheCounters = new TreeMap<>();
+    for (String c : r.lines("COUNTER")) {
+      int eq = c.indexOf('=');
+      run.cacheCounters.put(c.substring(0, eq), Long.parseLong(c.substring(eq + 1)));
+    }
     return run;
   }
 

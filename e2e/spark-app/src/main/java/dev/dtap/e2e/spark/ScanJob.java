@@ -1,13 +1,19 @@
 package dev.dtap.e2e.spark;
 
+import java.io.IOException;
+import java.net.URI;
 import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * Runs {@link CompareJob#QUERY} once over one table, as a report job runs in a JVM of its own, and
  * prints how long the query took (reading the table's footers and columns included, the session's
- * start not) and its rows.
+ * start not), its rows, and the cache's counters of the table's filesystem (dtap's only: what the
+ * cache served, fetched and failed to keep).
  *
  * <p>Options: {@code --path}, {@code --format} (default parquet).
  */
@@ -20,12 +26,19 @@ final class ScanJob {
     this.options = options;
   }
 
-  void run() {
+  void run() throws IOException {
     String path = options.get("path");
     long start = System.nanoTime();
     List<Row> rows = CompareJob.aggregate(spark, options.get("format", "parquet"), path);
     long millis = (System.nanoTime() - start) / 1_000_000;
     SparkJobs.result("SCAN_MS " + millis);
     CompareJob.print("ROW", rows);
+    FileSystem fs = FileSystem.get(URI.create(path), spark.sparkContext().hadoopConfiguration());
+    IOStatistics stats = IOStatisticsSupport.retrieveIOStatistics(fs);
+    if (stats != null) {
+      stats.counters().entrySet().stream()
+          .filter(e -> e.getKey().startsWith("dtap_cache_"))
+          .forEach(e -> SparkJobs.result("COUNTER " + e.getKey() + "=" + e.getValue()));
+    }
   }
 }
