@@ -273,7 +273,11 @@ final class LocalHostTier implements HostTier {
    */
   @Override
   public boolean contains(PageKey key) {
-    return pendingWrites.containsKey(key) || disk.onDisk(key);
+    if (pendingWrites.containsKey(key)) {
+      return true;
+    }
+    // while the disk is bypassed its pages cannot be read: none is available, none is touched
+    return faults.diskUsable() && disk.onDisk(key);
   }
 
   @Override

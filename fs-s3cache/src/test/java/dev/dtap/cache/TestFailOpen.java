@@ -5,6 +5,7 @@ import static dev.dtap.cache.CacheTestSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.cache.disk.DiskIo;
+import dev.dtap.cache.disk.PageKey;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.TapConfig;
 import dev.dtap.fs.spi.OpenRequest;
@@ -129,6 +130,37 @@ class TestFailOpen {
       assertThat(readTwice(cache)).isEqualTo(data);
       assertThat(fault(cache, Faults.Cause.IO_ERROR)).isGreaterThan(0);
     } finally {
+      cache.close();
+    }
+  }
+
+  @Test
+  void aBypassedDiskOffersNoPageAsCached() throws Exception {
+    conf.set("fs.dtap.cache.bypass.time", "1h");
+    DiskIo denied =
+        new DiskIo() {
+          @Override
+          public FileChannel openForRead(Path path) throws IOException {
+            throw new AccessDeniedException(path.toString());
+          }
+        };
+    DtapReadCache cache = cache(denied);
+    // another JVM's page in the same directories
+    PageStore other = PageStore.privateStore(cache.store().config(), DiskIo.NIO);
+    try {
+      PageKey key = new PageKey(42, 43);
+      other.keepOnHost(key, new byte[1000]);
+      other.flush();
+      assertThat(cache.store().isCached(key)).as("before any fault").isTrue();
+
+      assertThat(readTwice(cache)).isEqualTo(data);
+      assertThat(fault(cache, Faults.Cause.PERMISSION)).isGreaterThan(0);
+
+      assertThat(cache.store().isCached(key))
+          .as("while the disk is bypassed its pages cannot be read")
+          .isFalse();
+    } finally {
+      other.release();
       cache.close();
     }
   }

@@ -271,7 +271,9 @@ public final class ParquetScanBench {
     run.cacheCounters = new TreeMap<>();
     for (String c : r.lines("COUNTER")) {
       int eq = c.indexOf('=');
-      run.cacheCounters.put(c.substring(0, eq), Long.parseLong(c.substring(eq + 1)));
+      if (eq > 0 && c.substring(eq + 1).matches("-?[0-9]{1,18}")) {
+        run.cacheCounters.put(c.substring(0, eq), Long.parseLong(c.substring(eq + 1)));
+      }
     }
     return run;
   }
