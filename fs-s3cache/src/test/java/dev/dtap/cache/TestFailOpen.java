@@ -102,15 +102,19 @@ class TestFailOpen {
     }
   }
 
+  /** A disk whose page files may not be opened for reading. */
+  private static DiskIo readsDenied() {
+    return new DiskIo() {
+      @Override
+      public FileChannel openForRead(Path path) throws IOException {
+        throw new AccessDeniedException(path.toString());
+      }
+    };
+  }
+
   @Test
   void permissionAndIoErrorsAreCountedAndReadsGoOn() throws Exception {
-    DiskIo denied =
-        new DiskIo() {
-          @Override
-          public FileChannel openForRead(Path path) throws IOException {
-            throw new AccessDeniedException(path.toString());
-          }
-        };
+    DiskIo denied = readsDenied();
     DtapReadCache cache = cache(denied);
     try {
       assertThat(readTwice(cache)).isEqualTo(data);
@@ -137,13 +141,7 @@ class TestFailOpen {
   @Test
   void aBypassedDiskOffersNoPageAsCached() throws Exception {
     conf.set("fs.dtap.cache.bypass.time", "1h");
-    DiskIo denied =
-        new DiskIo() {
-          @Override
-          public FileChannel openForRead(Path path) throws IOException {
-            throw new AccessDeniedException(path.toString());
-          }
-        };
+    DiskIo denied = readsDenied();
     DtapReadCache cache = cache(denied);
     // another JVM's page in the same directories
     PageStore other = PageStore.privateStore(cache.store().config(), DiskIo.NIO);

@@ -338,16 +338,16 @@ public final class DiskTier {
   public void scan() throws IOException {
     PageScanner scanner = new PageScanner(dirs, quota::dirOf);
     quota.scanBegins();
-    boolean takenOver = false;
+    boolean scanned = false;
     try {
       scanner.scan();
-      quota.replaceWith(scanner.index(), scanner.bytesPerDirectory());
-      takenOver = true;
+      scanned = true;
     } finally {
-      if (!takenOver) {
+      if (!scanned) {
         quota.scanAbandoned();
       }
     }
+    quota.replaceWith(scanner.index(), scanner.bytesPerDirectory()); // ends the scan, come what may
     for (int d = 0; d < dirs.size(); d++) {
       enforceQuota(d);
     }
