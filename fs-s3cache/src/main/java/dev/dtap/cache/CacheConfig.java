@@ -21,6 +21,7 @@ final class CacheConfig {
   private final int prefetchPages;
   private final int prefetchThreads;
   private final long prefetchMemory;
+  private final long writeMemory;
   private final Duration deadline;
   private final Duration bypassTime;
   private final Duration rescan;
@@ -50,6 +51,7 @@ final class CacheConfig {
       int prefetchPages,
       int prefetchThreads,
       long prefetchMemory,
+      long writeMemory,
       Duration deadline,
       Duration bypassTime,
       Duration rescan,
@@ -61,6 +63,7 @@ final class CacheConfig {
     this.prefetchPages = prefetchPages;
     this.prefetchThreads = prefetchThreads;
     this.prefetchMemory = prefetchMemory;
+    this.writeMemory = writeMemory;
     this.deadline = deadline;
     this.bypassTime = bypassTime;
     this.rescan = rescan;
@@ -116,6 +119,18 @@ final class CacheConfig {
           r.get(CacheKeys.PREFETCH_MEMORY.name()),
           "at least the page size, " + ConfigReader.formatBytes(page));
     }
+    // A separate, larger budget: a Spark task lands a whole row group's pages at once, and two
+    // tasks landing 18 MB each filled a shared 32 MiB queue while the writer shared two busy cores;
+    // each dropped page was read from the store again by the next run.
+    long writeMemory =
+        CacheKeys.WRITE_MEMORY.get(
+            conf, Math.max(page, Math.min(CacheKeys.WRITE_MEMORY_DEFAULT, maxHeap / 16)));
+    if (writeMemory < page) {
+      throw ConfigReader.invalid(
+          CacheKeys.WRITE_MEMORY.name(),
+          r.get(CacheKeys.WRITE_MEMORY.name()),
+          "at least the page size, " + ConfigReader.formatBytes(page));
+    }
     Duration deadline = CacheKeys.DEADLINE.get(conf);
     Duration bypass = CacheKeys.BYPASS_TIME.get(conf);
     Duration rescan = CacheKeys.RESCAN.get(conf);
@@ -127,6 +142,7 @@ final class CacheConfig {
         prefetchPages,
         prefetchThreads,
         prefetchMemory,
+        writeMemory,
         deadline,
         bypass,
         rescan,
@@ -170,6 +186,13 @@ final class CacheConfig {
 
   long prefetchMemory() {
     return prefetchMemory;
+  }
+
+  /**
+   * @return bytes of pages that may wait for the disk at once
+   */
+  long writeMemory() {
+    return writeMemory;
   }
 
   Duration deadline() {

@@ -59,9 +59,23 @@ public final class CacheKeys {
           PREFETCH_MEMORY_DEFAULT,
           64L << 10,
           1L << 40,
-          "Bytes of prefetched pages in flight at once, over all streams of the JVM, and as much"
-              + " again of pages queued for the cache disk; further prefetches and writes are"
-              + " skipped. Unset, at most a thirty-second of the JVM's maximum heap.");
+          "Bytes of prefetched pages in flight at once, over all streams of the JVM; further"
+              + " prefetches are skipped. Unset, at most a thirty-second of the JVM's maximum"
+              + " heap.");
+
+  /** The write queue's budget when unset and the heap is large enough. */
+  static final long WRITE_MEMORY_DEFAULT = 128L << 20;
+
+  public static final ConfigKey<Long> WRITE_MEMORY =
+      ConfigKey.bytes(
+          "fs.dtap.cache.write.memory",
+          WRITE_MEMORY_DEFAULT,
+          64L << 10,
+          1L << 40,
+          "Bytes of fetched pages queued for the cache disk, over all streams of the JVM. Readers"
+              + " never wait for the disk: a page that finds the queue full is not kept (counted"
+              + " in dtap_cache_writes_dropped) and is read from the backend again next time."
+              + " Unset, at most a sixteenth of the JVM's maximum heap.");
 
   public static final ConfigKey<Duration> DEADLINE =
       ConfigKey.duration(
@@ -114,6 +128,7 @@ public final class CacheKeys {
               PREFETCH_PAGES,
               PREFETCH_THREADS,
               PREFETCH_MEMORY,
+              WRITE_MEMORY,
               DEADLINE,
               BYPASS_TIME,
               RESCAN,

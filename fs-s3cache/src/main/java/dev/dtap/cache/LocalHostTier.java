@@ -225,7 +225,7 @@ final class LocalHostTier implements HostTier {
       return;
     }
     long size = data.length;
-    if (writesQueued.addAndGet(size) > config.prefetchMemory()
+    if (writesQueued.addAndGet(size) > config.writeMemory()
         || pendingWrites.putIfAbsent(key, data) != null) {
       writesQueued.addAndGet(-size);
       if (!pendingWrites.containsKey(key)) {

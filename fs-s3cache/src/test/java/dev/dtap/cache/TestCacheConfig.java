@@ -23,6 +23,14 @@ class TestCacheConfig {
 
     assertThat(c.memoryBytes()).isEqualTo(300 * MIB / 16);
     assertThat(c.prefetchMemory()).isEqualTo(300 * MIB / 32);
+    assertThat(c.writeMemory()).as("a sixteenth for the disk's queue").isEqualTo(300 * MIB / 16);
+  }
+
+  @Test
+  void aSparkDriverQueuesTwoRowGroupsOfPagesForTheDisk() throws Exception {
+    CacheConfig c = CacheConfig.parse(conf(), 1L << 30);
+
+    assertThat(c.writeMemory()).as("two tasks landing 18 MB each").isGreaterThan(2 * 18 * MIB);
   }
 
   @Test
@@ -31,6 +39,7 @@ class TestCacheConfig {
 
     assertThat(c.memoryBytes()).isEqualTo(256 * MIB);
     assertThat(c.prefetchMemory()).isEqualTo(64 * MIB);
+    assertThat(c.writeMemory()).isEqualTo(128 * MIB);
   }
 
   @Test
@@ -39,6 +48,7 @@ class TestCacheConfig {
 
     assertThat(c.memoryBytes()).isEqualTo(MIB);
     assertThat(c.prefetchMemory()).as("one page of 1 MiB").isEqualTo(MIB);
+    assertThat(c.writeMemory()).as("one page of 1 MiB").isEqualTo(MIB);
   }
 
   @Test
@@ -46,11 +56,13 @@ class TestCacheConfig {
     Configuration conf = conf();
     conf.set("fs.dtap.cache.memory.size", "128m");
     conf.set("fs.dtap.cache.prefetch.memory", "32m");
+    conf.set("fs.dtap.cache.write.memory", "256m");
 
     CacheConfig c = CacheConfig.parse(conf, 300 * MIB);
 
     assertThat(c.memoryBytes()).isEqualTo(128 * MIB);
     assertThat(c.prefetchMemory()).isEqualTo(32 * MIB);
+    assertThat(c.writeMemory()).isEqualTo(256 * MIB);
   }
 
   @Test
@@ -61,6 +73,17 @@ class TestCacheConfig {
     assertThatThrownBy(() -> CacheConfig.parse(conf, 300 * MIB))
         .isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("fs.dtap.cache.prefetch.memory")
+        .hasMessageContaining("page size");
+  }
+
+  @Test
+  void aWriteQueueBelowOnePageIsRefusedNamingTheKey() {
+    Configuration conf = conf();
+    conf.set("fs.dtap.cache.write.memory", "512k");
+
+    assertThatThrownBy(() -> CacheConfig.parse(conf, 300 * MIB))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("fs.dtap.cache.write.memory")
         .hasMessageContaining("page size");
   }
 }
