@@ -22,15 +22,19 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@code ./dtap scan-bench}: a Spark Parquet scan (filter plus aggregate) over one table in a local
  * MinIO, each run a new {@code spark-submit} JVM as report jobs run: through S3A directly (the
  * Hadoop line's default input stream), through a dtap tap without a cache (what the tap alone
- * costs), through a cached tap with an empty cache, and through it again with the cache warm.
- * Rounds alternate the cases so that the machine's drift falls on all of them; the report gives
- * each run and the medians.
+ * costs), through a cached tap with an empty cache, and through it again with the cache warm; and,
+ * as the floor no cache can go below, from a copy of the table on the local disk ({@code file://},
+ * read from the page cache): S3A's time over that one bounds what any cache can gain for this query
+ * on this machine. Rounds alternate the cases so that the machine's drift falls on all of them; the
+ * report gives each run and the medians.
  *
  * <p>Every number comes from this run: query times from the jobs (the session's start excluded),
  * process times from here, bytes from the store's own counter.
  */
 public final class ParquetScanBench {
-  private static final String[] CASES = {"s3a", "dtap-uncached", "dtap-cold", "dtap-warm"};
+  private static final String[] CASES = {
+    "s3a", "dtap-uncached", "dtap-cold", "dtap-warm", "local-file"
+  };
 
   private final PrintStream out;
   private final MinioFixture minio;
@@ -158,6 +162,7 @@ public final class ParquetScanBench {
         objects,
         bytes / 1048576.0,
         sparkS3a());
+    File local = copyToLocalDisk();
 
     Map<String, List<Run>> byCase = new LinkedHashMap<>();
     for (String c : CASES) {
@@ -175,7 +180,9 @@ public final class ParquetScanBench {
         String path =
             c.equals("s3a")
                 ? "s3a://" + bucket + "/scan/t"
-                : c.equals("dtap-uncached") ? "dtap://scannc/t" : "dtap://scan/t";
+                : c.equals("local-file")
+                    ? local.toURI().toString()
+                    : c.equals("dtap-uncached") ? "dtap://scannc/t" : "dtap://scan/t";
         Run r = scan(c, path, cache);
         if (expected == null) {
           expected = r.rows;
@@ -231,23 +238,52 @@ public final class ParquetScanBench {
     double uncached = medianQuery.get("dtap-uncached");
     double cold = medianQuery.get("dtap-cold");
     double warm = medianQuery.get("dtap-warm");
+    double floor = medianQuery.get("local-file");
     Map<String, Object> speed = new LinkedHashMap<>();
     speed.put("dtap_uncached_vs_s3a", round(s3a / uncached));
     speed.put("dtap_cold_vs_s3a", round(s3a / cold));
     speed.put("dtap_warm_vs_s3a", round(s3a / warm));
+    speed.put("local_file_vs_s3a", round(s3a / floor));
     report.put("speed", speed);
     out.printf(
         Locale.ROOT,
         "median query: s3a %.2f s, dtap uncached %.2f s (%.2fx s3a), dtap cold %.2f s (%.2fx s3a),"
-            + " dtap warm %.2f s (%.2fx s3a)%n",
+            + " dtap warm %.2f s (%.2fx s3a); from the local disk %.2f s (%.2fx s3a, the most a"
+            + " cache can give here)%n",
         s3a / 1000,
         uncached / 1000,
         s3a / uncached,
         cold / 1000,
         s3a / cold,
         warm / 1000,
-        s3a / warm);
+        s3a / warm,
+        floor / 1000,
+        s3a / floor);
     return report;
+  }
+
+  /**
+   * Copies the table's Parquet files from the store to the local disk, keeping their partition
+   * directories, for the floor case.
+   *
+   * @return the table's local directory
+   */
+  private File copyToLocalDisk() throws IOException {
+    File table = new File(dir, "scan-local/t");
+    FileUtil.fullyDelete(table.getParentFile());
+    String prefix = "scan/t/";
+    for (S3Object o :
+        minio.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+      if (!o.key().endsWith(".parquet")) {
+        continue;
+      }
+      File target = new File(table, o.key().substring(prefix.length()));
+      if (!target.getParentFile().isDirectory() && !target.getParentFile().mkdirs()) {
+        throw new IOException("cannot create " + target.getParentFile());
+      }
+      minio.client().getObject(b -> b.bucket(bucket).key(o.key()), target.toPath());
+    }
+    return table;
   }
 
   /** The pages the cache could not keep in a run, when there were any. */
