@@ -3,6 +3,7 @@ package dev.dtap.cache;
 import dev.dtap.cache.cnode.CnodeSettings;
 import dev.dtap.cache.disk.DiskSettings;
 import dev.dtap.cache.disk.PageFile;
+import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.nio.file.Path;
@@ -111,26 +112,19 @@ final class CacheConfig {
     int prefetchPages = CacheKeys.PREFETCH_PAGES.get(conf);
     int prefetchThreads = CacheKeys.PREFETCH_THREADS.get(conf);
     long prefetchMemory =
-        CacheKeys.PREFETCH_MEMORY.get(
-            conf, Math.max(page, Math.min(CacheKeys.PREFETCH_MEMORY_DEFAULT, maxHeap / 32)));
-    if (prefetchMemory < page) {
-      throw ConfigReader.invalid(
-          CacheKeys.PREFETCH_MEMORY.name(),
-          r.get(CacheKeys.PREFETCH_MEMORY.name()),
-          "at least the page size, " + ConfigReader.formatBytes(page));
-    }
+        pageBudget(
+            conf,
+            r,
+            CacheKeys.PREFETCH_MEMORY,
+            CacheKeys.PREFETCH_MEMORY_DEFAULT,
+            maxHeap / 32,
+            page);
     // A separate, larger budget: a Spark task lands a whole row group's pages at once, and two
     // tasks landing 18 MB each filled a shared 32 MiB queue while the writer shared two busy cores;
     // each dropped page was read from the store again by the next run.
     long writeMemory =
-        CacheKeys.WRITE_MEMORY.get(
-            conf, Math.max(page, Math.min(CacheKeys.WRITE_MEMORY_DEFAULT, maxHeap / 16)));
-    if (writeMemory < page) {
-      throw ConfigReader.invalid(
-          CacheKeys.WRITE_MEMORY.name(),
-          r.get(CacheKeys.WRITE_MEMORY.name()),
-          "at least the page size, " + ConfigReader.formatBytes(page));
-    }
+        pageBudget(
+            conf, r, CacheKeys.WRITE_MEMORY, CacheKeys.WRITE_MEMORY_DEFAULT, maxHeap / 16, page);
     Duration deadline = CacheKeys.DEADLINE.get(conf);
     Duration bypass = CacheKeys.BYPASS_TIME.get(conf);
     Duration rescan = CacheKeys.RESCAN.get(conf);
@@ -148,6 +142,25 @@ final class CacheConfig {
         rescan,
         scan,
         CnodeSettings.parse(conf));
+  }
+
+  /**
+   * A budget of page bytes: the value set, or unset a share of the heap capped at the declared
+   * default; at least one page either way.
+   *
+   * @throws InvalidConfigurationException naming the key when a value set is below one page
+   */
+  private static long pageBudget(
+      Configuration conf, ConfigReader r, ConfigKey<Long> key, long cap, long heapShare, long page)
+      throws InvalidConfigurationException {
+    long budget = key.get(conf, Math.max(page, Math.min(cap, heapShare)));
+    if (budget < page) {
+      throw ConfigReader.invalid(
+          key.name(),
+          r.get(key.name()),
+          "at least the page size, " + ConfigReader.formatBytes(page));
+    }
+    return budget;
   }
 
   /**
