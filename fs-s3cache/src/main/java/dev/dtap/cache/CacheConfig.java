@@ -105,8 +105,10 @@ final class CacheConfig {
     // on a G1 heap under 8 GiB and takes two MiB of regions, so a sixteenth of the heap in pages
     // occupies an eighth of it. With the earlier defaults (an eighth of the heap for the memory
     // tier and a fixed 64 MiB of write queue) TeraSort's map tasks (-Xmx300m, a 100 MiB sort
-    // buffer, S3A's analytics stream buffering below the cache) ran out of heap. A value set is
-    // honoured as it is.
+    // buffer, S3A's analytics stream buffering below the cache) ran out of heap. Now, in such a
+    // task: a sixteenth for the memory tier, a thirty-second for prefetch, a sixteenth for the
+    // disk's write queue, 47 MiB (94 MiB of regions) of 300; the demo's TeraSort runs in it. A
+    // value set is honoured as it is.
     long memory =
         CacheKeys.MEMORY_SIZE.get(conf, Math.min(CacheKeys.MEMORY_SIZE_DEFAULT, maxHeap / 16));
     int prefetchPages = CacheKeys.PREFETCH_PAGES.get(conf);
@@ -119,9 +121,9 @@ final class CacheConfig {
             CacheKeys.PREFETCH_MEMORY_DEFAULT,
             maxHeap / 32,
             page);
-    // A separate, larger budget: a Spark task lands a whole row group's pages at once, and two
-    // tasks landing 18 MB each filled a shared 32 MiB queue while the writer shared two busy cores;
-    // each dropped page was read from the store again by the next run.
+    // Twice the prefetch budget: a Spark task lands a whole row group's pages at once, and two
+    // tasks landing 18 MB each filled a 32 MiB queue while the writer shared two busy cores; each
+    // dropped page was read from the store again by the next run.
     long writeMemory =
         pageBudget(
             conf, r, CacheKeys.WRITE_MEMORY, CacheKeys.WRITE_MEMORY_DEFAULT, maxHeap / 16, page);

@@ -50,7 +50,7 @@ public final class CacheKeys {
           256,
           "Threads shared by all streams of the JVM for prefetch and background page fills.");
 
-  /** The prefetch and write budget when unset and the heap is large enough. */
+  /** The prefetch budget when unset and the heap is large enough. */
   static final long PREFETCH_MEMORY_DEFAULT = 64L << 20;
 
   public static final ConfigKey<Long> PREFETCH_MEMORY =

@@ -274,10 +274,11 @@ public final class ParquetScanBench {
     String prefix = "scan/t/";
     for (S3Object o :
         minio.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
-      if (!o.key().endsWith(".parquet")) {
-        continue;
+      String relative = o.key().substring(prefix.length());
+      if (!o.key().endsWith(".parquet") || relative.matches("(.*/)?[_.].*")) {
+        continue; // what Spark's listing skips too: _temporary, _SUCCESS, hidden files
       }
-      File target = new File(table, o.key().substring(prefix.length()));
+      File target = new File(table, relative);
       if (!target.getParentFile().isDirectory() && !target.getParentFile().mkdirs()) {
         throw new IOException("cannot create " + target.getParentFile());
       }
