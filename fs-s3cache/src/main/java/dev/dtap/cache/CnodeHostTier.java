@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The host tier of a JVM whose host runs a cache service: pages come from the service (as open
@@ -336,6 +337,15 @@ final class CnodeHostTier implements HostTier {
 
   @Override
   public void close() {
+    CnodeClient c = link.last();
+    if (c != null) {
+      try {
+        // without this, the pages of a task JVM's last reads die with the connection
+        c.flush(TimeUnit.SECONDS.toNanos(CLOSE_DRAIN_SECONDS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     descriptors.invalidateAll();
     descriptors.cleanUp();
     link.close();

@@ -128,6 +128,12 @@ interface HostTier {
    */
   void clear() throws IOException, InterruptedException;
 
-  /** Stops background work; queued writes are finished first, within a bound. */
+  /**
+   * Stops background work; queued writes are finished first, within {@link #CLOSE_DRAIN_SECONDS}: a
+   * task JVM closes its filesystems as it exits, and the pages it read are worth keeping.
+   */
   void close();
+
+  /** How long {@link #close()} waits for queued writes or pages being handed over. */
+  int CLOSE_DRAIN_SECONDS = 10;
 }

@@ -337,7 +337,7 @@ final class LocalHostTier implements HostTier {
     rescanner.interrupt();
     writer.shutdown();
     try {
-      writer.awaitTermination(10, TimeUnit.SECONDS);
+      writer.awaitTermination(CLOSE_DRAIN_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

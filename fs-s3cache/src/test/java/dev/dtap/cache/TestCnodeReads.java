@@ -8,10 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dtap.cache.cnode.CacheNode;
 import dev.dtap.cache.cnode.CnodeKeys;
 import dev.dtap.fs.spi.TapExtensions;
+import dev.dtap.fs.testing.Await;
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -27,6 +32,7 @@ class TestCnodeReads {
   private CacheNode node;
   private byte[] data;
   private Path file;
+  private Configuration service;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -43,7 +49,7 @@ class TestCnodeReads {
     conf.set(CnodeKeys.REQUEST_TIMEOUT.name(), "10s");
     conf.set(CnodeKeys.BREAKER_FAILURES.name(), "1");
     conf.set(CnodeKeys.BREAKER_OPEN.name(), "1ms");
-    Configuration service = new Configuration(conf);
+    service = new Configuration(conf);
     service.set("fs.dtap.cache.dirs", new File(work, "service-pages").getAbsolutePath());
     node = CacheNode.start(service);
     file = LocalTaps.path("c", "/f.bin");
@@ -78,6 +84,34 @@ class TestCnodeReads {
       assertThat(counter(fs, CacheCounters.BYTES_DISK)).isEqualTo(LENGTH);
     }
     assertThat(node.stats().get("cnode_short_circuit_grants")).isEqualTo(41);
+  }
+
+  @Test
+  void closingRightAfterTheLastReadWaitsUntilTheServiceHasEveryPage() throws Exception {
+    node.close();
+    HeldDisk disk = new HeldDisk();
+    node = CacheNode.start(service, disk);
+    // no flush before close: a task JVM closes its filesystems and exits
+    FileSystem fs = LocalTaps.open(conf, "c");
+    assertThat(readWhole(fs)).isEqualTo(data);
+    Await.until("the service writing a page", Duration.ofMinutes(1), () -> disk.writes.get() > 0);
+    CompletableFuture<Void> closed =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                fs.close();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+    try {
+      assertThat(closed).as("close waits for the pages handed over").isNotDone();
+    } finally {
+      disk.release.countDown();
+    }
+    closed.get(1, TimeUnit.MINUTES);
+    assertThat(node.stats().get("cnode_fills")).isEqualTo(41);
+    assertThat(node.stats().get("cnode_pages")).isEqualTo(41);
   }
 
   @Test
@@ -138,7 +172,7 @@ class TestCnodeReads {
       assertThat(buf).isEqualTo(data);
       assertThat(counter(fs, CacheCounters.CNODE_FALLBACKS)).isPositive();
       // the pages it stored before it died are on its disk: a restarted service serves them
-      Configuration service = new Configuration(conf);
+      service = new Configuration(conf);
       service.set(
           "fs.dtap.cache.dirs",
           new File(new File(conf.get(CnodeKeys.SOCKET.name())).getParentFile(), "service-pages")

@@ -6,14 +6,6 @@ import dev.dtap.cache.disk.DiskIo;
 import dev.dtap.cache.disk.PageKey;
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -23,31 +15,6 @@ import org.junit.jupiter.api.Test;
  */
 class TestWriteQueue {
   private static final int PAGE = 64 << 10;
-
-  /** A disk whose writes wait until the test lets them go. */
-  private static final class HeldDisk implements DiskIo {
-    final CountDownLatch release = new CountDownLatch(1);
-
-    /** A clock that stands still: a held write must not count as a slow disk and be bypassed. */
-    @Override
-    public long nanoTime() {
-      return 0;
-    }
-
-    @Override
-    public FileChannel createForWrite(Path path, FileAttribute<Set<PosixFilePermission>> perms)
-        throws IOException {
-      try {
-        if (!release.await(60, TimeUnit.SECONDS)) {
-          throw new IOException("the test never released the disk");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
-      }
-      return DiskIo.super.createForWrite(path, perms);
-    }
-  }
 
   private static PageStore store(String name, String writeMemory, DiskIo io) throws Exception {
     Configuration conf = new Configuration(false);

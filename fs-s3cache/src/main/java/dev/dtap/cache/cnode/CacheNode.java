@@ -48,7 +48,8 @@ public final class CacheNode implements Closeable {
   private final ServerTransport transport;
   private final HostSightings sightings;
 
-  private CacheNode(CnodeSettings settings, DiskSettings diskSettings) throws IOException {
+  private CacheNode(CnodeSettings settings, DiskSettings diskSettings, DiskIo io)
+      throws IOException {
     this.settings = settings;
     this.metrics = new NodeMetrics(settings.host());
     this.disk =
@@ -65,7 +66,7 @@ public final class CacheNode implements Closeable {
                 metrics.corruptPages.increment();
               }
             },
-            DiskIo.NIO);
+            io);
     try {
       disk.prepare();
     } catch (IOException e) {
@@ -115,8 +116,20 @@ public final class CacheNode implements Closeable {
    *     be prepared or a socket cannot be bound
    */
   public static CacheNode start(Configuration conf) throws IOException {
+    return start(conf, DiskIo.NIO);
+  }
+
+  /**
+   * Starts a service over the given file operations: tests inject a slow or failing disk.
+   *
+   * @param conf the service's configuration, as for {@link #start(Configuration)}
+   * @param io the disk's file operations
+   * @return the running service
+   * @throws IOException as {@link #start(Configuration)}
+   */
+  public static CacheNode start(Configuration conf, DiskIo io) throws IOException {
     CnodeSettings settings = CnodeSettings.forService(conf);
-    return new CacheNode(settings, DiskSettings.parse(conf, 64 << 10));
+    return new CacheNode(settings, DiskSettings.parse(conf, 64 << 10), io);
   }
 
   CnodeSettings settings() {

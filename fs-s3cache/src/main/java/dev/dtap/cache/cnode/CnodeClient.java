@@ -386,9 +386,26 @@ public final class CnodeClient implements Closeable {
    * @throws InterruptedException if interrupted
    */
   public void flush() throws InterruptedException {
+    flush(Long.MAX_VALUE);
+  }
+
+  /**
+   * Waits until the fills and offers sent so far are answered, the connection ends, or the bound
+   * passes.
+   *
+   * @param timeoutNanos the bound
+   * @return whether every fill and offer was answered
+   * @throws InterruptedException if interrupted
+   */
+  public boolean flush(long timeoutNanos) throws InterruptedException {
+    long start = System.nanoTime();
     while (inFlight.get() > 0 && data.isOpen()) {
+      if (System.nanoTime() - start >= timeoutNanos) {
+        return false;
+      }
       Thread.sleep(2);
     }
+    return inFlight.get() == 0;
   }
 
   @Override
