@@ -27,6 +27,8 @@ final class CacheTestSupport {
     conf.set("fs.dtap.cache.page.size", "64k");
     conf.set("fs.dtap.cache.memory.size", "0");
     conf.set("fs.dtap.cache.max.size", "1g");
+    // a GC pause on a loaded machine is no slow disk: only the fault tests time the disk
+    conf.set("fs.dtap.cache.deadline", "1m");
     // these tests follow pages through scan resistance: cached on their second read
     conf.set("fs.dtap.cache.scan.admission", "second-read");
     return conf;

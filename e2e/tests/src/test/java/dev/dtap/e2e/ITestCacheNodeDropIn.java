@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,13 +58,19 @@ class ITestCacheNodeDropIn {
         assertThat(line).as("a task's read").endsWith("\t" + crc.getValue() + " " + data.length);
       }
 
-      ChildJvm.Result stats =
-          cluster.client("stats").run("dev.dtap.tools.DtapTool", 5, "cache", "stats", "--json");
-      assertThat(stats.exit).as("dtap cache stats:\n" + stats.tail()).isZero();
-      Map<String, Long> service = new HashMap<>();
-      for (JsonNode row : new ObjectMapper().readTree(stats.stdout).get("cache service")) {
-        service.put(row.get("counter").asText(), row.get("value").asLong());
-      }
+      // a finished job's task JVMs may still be exiting, their last pages on the service's disk
+      // threads: poll until the service has them all
+      Map<String, Long> service =
+          Await.value(
+              "the service counting " + MIB + " fills",
+              Duration.ofMinutes(2),
+              () -> {
+                Map<String, Long> m = serviceStats(cluster, secret);
+                return m.getOrDefault("cnode_fills", 0L) >= MIB
+                        && m.getOrDefault("cnode_fills_in_progress", 0L) == 0
+                    ? m
+                    : null;
+              });
       System.out.printf(
           "cnode e2e: 8 task JVMs read a %d MiB input: %d bytes from the store (%.3fx); the"
               + " service: %s%n",
@@ -78,8 +86,20 @@ class ITestCacheNodeDropIn {
       assertThat(service.get("cnode_hits") + service.get("cnode_fill_wait_timeouts"))
           .as("lookups the service served or let read the store; its counters: %s", service)
           .isGreaterThanOrEqualTo(7L * MIB);
-      assertThat(stats.stdout).doesNotContain(secret);
     }
     assertThat(socket).as("the service stopped with the NodeManager").doesNotExist();
+  }
+
+  private static Map<String, Long> serviceStats(MapReduceCluster cluster, String secret)
+      throws Exception {
+    ChildJvm.Result stats =
+        cluster.client("stats").run("dev.dtap.tools.DtapTool", 5, "cache", "stats", "--json");
+    assertThat(stats.exit).as("dtap cache stats:\n" + stats.tail()).isZero();
+    assertThat(stats.stdout).doesNotContain(secret);
+    Map<String, Long> service = new HashMap<>();
+    for (JsonNode row : new ObjectMapper().readTree(stats.stdout).get("cache service")) {
+      service.put(row.get("counter").asText(), row.get("value").asLong());
+    }
+    return service;
   }
 }

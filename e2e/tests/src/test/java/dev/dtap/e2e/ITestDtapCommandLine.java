@@ -46,6 +46,7 @@ class ITestDtapCommandLine {
     site.set("fs.dtap.cache.dirs", new File(dir, "cache").getAbsolutePath());
     // a quota of its own: 25 % of the volume (the default) warns when the disk is fuller than that
     site.set("fs.dtap.cache.max.size", "1g");
+    site.set("fs.dtap.cache.deadline", "1m"); // a GC pause on a loaded machine is no slow disk here
     site.set("fs.dtap.tap.locked.uri", "s3a://" + bucket);
     for (Map.Entry<String, String> e :
         minio.s3aSettings(minio.accessKey(), minio.secretKey()).entrySet()) {

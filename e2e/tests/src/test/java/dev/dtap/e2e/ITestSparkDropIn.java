@@ -105,6 +105,7 @@ class ITestSparkDropIn {
     s.hadoop("fs.dtap.tap.loc.cache", "true");
     s.hadoop("fs.dtap.tap.locnc.uri", "file://" + localData().replace(" ", "%20"));
     s.hadoop("fs.dtap.cache.dirs", new File(dir, "cache").getAbsolutePath());
+    s.hadoop("fs.dtap.cache.deadline", "1m"); // a GC pause on a loaded machine is no slow disk here
     s.hadoop("fs.dtap.committer.staging.dir", new File(dir, "staging").getAbsolutePath());
     return s;
   }

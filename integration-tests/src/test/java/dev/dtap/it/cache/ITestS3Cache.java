@@ -53,6 +53,7 @@ class ITestS3Cache {
     File dir = new File(RepoRoot.data(), "s3cache-" + System.nanoTime());
     conf.set("fs.dtap.cache.dirs", dir.getAbsolutePath());
     conf.set("fs.dtap.cache.page.size", "64k");
+    conf.set("fs.dtap.cache.deadline", "1m"); // a GC pause on a loaded machine is no slow disk here
     conf.set("fs.dtap.cache.memory.size", "0");
     conf.set("fs.dtap.cache.scan.admission", "second-read"); // pages cached on their second read
     fs = FileSystem.newInstance(URI.create("dtap://s3c/"), conf);

@@ -116,6 +116,11 @@ class ITestCacheNode {
     ReaderProcess r = ReaderProcess.start("kill", conf, "dtap://lake/object.bin", crc, -1, stop);
     r.awaitPass(1); // the service has the object now
     r.awaitPass(2); // and served it
+    // a late answer in the first passes leaves pages to background fills: wait for every page
+    Await.until(
+        "the service has the object",
+        Duration.ofMinutes(2),
+        () -> s.polledStat("cnode_pages") == MIB);
     s.kill();
     r.awaitPass(4); // passes without the service: from the store
     s.start(); // over the same directory
@@ -123,7 +128,7 @@ class ITestCacheNode {
     Await.until(
         "the task JVM found the restarted service",
         Duration.ofMinutes(2),
-        () -> s.stat("cnode_hits") > 0);
+        () -> s.polledStat("cnode_hits") > 0);
     Files.createFile(stop.toPath());
     Map<String, Long> m = r.result();
     System.out.printf(
@@ -150,8 +155,8 @@ class ITestCacheNode {
         "host A handed host B the pages B owns",
         Duration.ofMinutes(2),
         () ->
-            a.stat("cnode_peer_offers_sent") > 0
-                && b.stat("cnode_offers") == a.stat("cnode_peer_offers_sent"));
+            a.polledStat("cnode_peer_offers_sent") > 0
+                && b.polledStat("cnode_offers") == a.polledStat("cnode_peer_offers_sent"));
     long before = minio.trafficSentBytes();
     Map<String, Long> second =
         ReaderProcess.start("hostB", onB, "dtap://lake/object.bin", crc, 1, null).result();
