@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The host tier of a JVM whose host runs a cache service: pages come from the service (as open
@@ -30,6 +32,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe.
  */
 final class CnodeHostTier implements HostTier {
+  private static final Logger LOG = LoggerFactory.getLogger(CnodeHostTier.class);
   private final CacheCounters storeCounters;
   private final Cache<PageKey, PageChannel> descriptors;
   private final ServiceLink link;
@@ -341,7 +344,12 @@ final class CnodeHostTier implements HostTier {
     if (c != null) {
       try {
         // without this, the pages of a task JVM's last reads die with the connection
-        c.flush(TimeUnit.SECONDS.toNanos(CLOSE_DRAIN_SECONDS));
+        if (!c.flush(TimeUnit.SECONDS.toNanos(CLOSE_DRAIN_SECONDS))) {
+          LOG.info(
+              "dtap cache: the host cache service did not take this JVM's last pages within {} s;"
+                  + " they will be read from the store again",
+              CLOSE_DRAIN_SECONDS);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
