@@ -118,4 +118,25 @@ final class BackgroundLoads {
   void shutdown() {
     pool.shutdown();
   }
+
+  /**
+   * Takes no more tasks, lets those queued or running end within the bound (their pages are worth
+   * keeping, and the backend they read is still open), then interrupts what is left and drops what
+   * never started.
+   *
+   * @param timeoutNanos the bound
+   * @return whether every task ended within it
+   */
+  boolean close(long timeoutNanos) {
+    pool.shutdown();
+    try {
+      if (pool.awaitTermination(timeoutNanos, TimeUnit.NANOSECONDS)) {
+        return true;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    outstanding.addAndGet(-pool.shutdownNow().size());
+    return false;
+  }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +107,11 @@ final class PageStore {
       }
       SHARED.remove(key, this);
     }
-    background.shutdown();
+    if (!background.close(TimeUnit.SECONDS.toNanos(HostTier.CLOSE_DRAIN_SECONDS))) {
+      LOG.info(
+          "dtap cache: background loads still running after {} s at close were stopped",
+          HostTier.CLOSE_DRAIN_SECONDS);
+    }
     host.close();
   }
 
