@@ -120,9 +120,9 @@ final class BackgroundLoads {
   }
 
   /**
-   * Takes no more tasks, lets those queued or running end within the bound (their pages are worth
-   * keeping, and the backend they read is still open), then interrupts what is left and drops what
-   * never started.
+   * Takes no more tasks and waits, within the bound, for those queued or running: their pages are
+   * worth keeping, and the backend they read is still open. Tasks that outlast the bound are left
+   * to end on their own, never dropped: a reader may be waiting for one.
    *
    * @param timeoutNanos the bound
    * @return whether every task ended within it
@@ -130,13 +130,10 @@ final class BackgroundLoads {
   boolean close(long timeoutNanos) {
     pool.shutdown();
     try {
-      if (pool.awaitTermination(timeoutNanos, TimeUnit.NANOSECONDS)) {
-        return true;
-      }
+      return pool.awaitTermination(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
     }
-    outstanding.addAndGet(-pool.shutdownNow().size());
-    return false;
   }
 }

@@ -340,14 +340,15 @@ final class CnodeHostTier implements HostTier {
 
   @Override
   public void close() {
-    CnodeClient c = link.last();
-    if (c != null) {
+    CnodeClient c = link.connected();
+    // a service the breaker already routes around would only hold an exiting JVM up
+    if (c != null && !link.holdsBack()) {
       try {
         // without this, the pages of a task JVM's last reads die with the connection
         if (!c.flush(TimeUnit.SECONDS.toNanos(CLOSE_DRAIN_SECONDS))) {
           LOG.info(
-              "dtap cache: the host cache service did not take this JVM's last pages within {} s;"
-                  + " they will be read from the store again",
+              "dtap cache: the host cache service did not confirm this JVM's last pages within"
+                  + " {} s or the connection ended; they will be read from the store again",
               CLOSE_DRAIN_SECONDS);
         }
       } catch (InterruptedException e) {

@@ -17,6 +17,9 @@ import java.util.Map;
  * <p>Implementations are thread-safe.
  */
 interface HostTier {
+  /** How long {@link #close()} waits for queued writes or pages being handed over. */
+  int CLOSE_DRAIN_SECONDS = 10;
+
   /**
    * Whether other processes fill this tier too (the host's cache service): a page this process
    * fills is then one of many it does not read in order, so it is read as its own range, not
@@ -133,7 +136,4 @@ interface HostTier {
    * task JVM closes its filesystems as it exits, and the pages it read are worth keeping.
    */
   void close();
-
-  /** How long {@link #close()} waits for queued writes or pages being handed over. */
-  int CLOSE_DRAIN_SECONDS = 10;
 }

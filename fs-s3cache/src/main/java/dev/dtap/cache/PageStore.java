@@ -99,7 +99,11 @@ final class PageStore {
     return s;
   }
 
-  /** Releases a reference; the last one stops the store's threads. */
+  /**
+   * Releases a reference; the last one stops the store's threads, waiting up to {@link
+   * HostTier#CLOSE_DRAIN_SECONDS} for background loads and as long again for the host tier's
+   * writes.
+   */
   void release() {
     synchronized (SHARED) {
       if (--references > 0) {
@@ -109,7 +113,7 @@ final class PageStore {
     }
     if (!background.close(TimeUnit.SECONDS.toNanos(HostTier.CLOSE_DRAIN_SECONDS))) {
       LOG.info(
-          "dtap cache: background loads still running after {} s at close were stopped",
+          "dtap cache: background loads still running {} s after close are left to end",
           HostTier.CLOSE_DRAIN_SECONDS);
     }
     host.close();

@@ -44,6 +44,13 @@ final class ServiceLink implements AutoCloseable {
     return client;
   }
 
+  /**
+   * @return whether the breaker holds requests back: the service failed or answered late lately
+   */
+  boolean holdsBack() {
+    return breaker.isOpen();
+  }
+
   /** The client if it is connected, or null; the breaker is not asked. */
   CnodeClient connected() {
     CnodeClient c = client;

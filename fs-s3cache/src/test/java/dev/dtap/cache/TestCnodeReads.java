@@ -6,6 +6,7 @@ import static dev.dtap.cache.CacheTestSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.cache.cnode.CacheNode;
+import dev.dtap.cache.cnode.CacheNodes;
 import dev.dtap.cache.cnode.CnodeKeys;
 import dev.dtap.fs.spi.TapExtensions;
 import dev.dtap.fs.testing.Await;
@@ -90,7 +91,7 @@ class TestCnodeReads {
   void closingRightAfterTheLastReadWaitsUntilTheServiceHasEveryPage() throws Exception {
     node.close();
     HeldDisk disk = new HeldDisk();
-    node = CacheNode.start(service, disk);
+    node = CacheNodes.start(service, disk);
     // no flush before close: a task JVM closes its filesystems and exits
     FileSystem fs = LocalTaps.open(conf, "c");
     assertThat(readWhole(fs)).isEqualTo(data);

@@ -127,7 +127,7 @@ public final class CacheNode implements Closeable {
    * @return the running service
    * @throws IOException as {@link #start(Configuration)}
    */
-  public static CacheNode start(Configuration conf, DiskIo io) throws IOException {
+  static CacheNode start(Configuration conf, DiskIo io) throws IOException {
     CnodeSettings settings = CnodeSettings.forService(conf);
     return new CacheNode(settings, DiskSettings.parse(conf, 64 << 10), io);
   }

@@ -252,7 +252,7 @@ public final class CnodeClient implements Closeable {
         Unpooled.wrappedBuffer(
             Unpooled.buffer(24).writeLong(lease).writeLong(key.hi()).writeLong(key.lo()),
             Unpooled.wrappedBuffer(page));
-    track(data.call(Wire.FILL, body));
+    track(Wire.FILL, body);
   }
 
   /**
@@ -266,11 +266,19 @@ public final class CnodeClient implements Closeable {
         Unpooled.wrappedBuffer(
             Unpooled.buffer(16).writeLong(key.hi()).writeLong(key.lo()),
             Unpooled.wrappedBuffer(page));
-    track(data.call(Wire.OFFER, body));
+    track(Wire.OFFER, body);
   }
 
-  private void track(ClientConnection.Call call) {
+  /** Sends a page; counted before it goes, so that a flush never misses it. */
+  private void track(byte type, ByteBuf body) {
     inFlight.incrementAndGet();
+    ClientConnection.Call call;
+    try {
+      call = data.call(type, body);
+    } catch (RuntimeException e) {
+      inFlight.decrementAndGet();
+      throw e;
+    }
     call.answer.whenComplete(
         (f, e) -> {
           if (f != null) {
@@ -394,7 +402,8 @@ public final class CnodeClient implements Closeable {
    * passes.
    *
    * @param timeoutNanos the bound
-   * @return whether every fill and offer was answered
+   * @return whether every one was answered (false when the connection ended: a broken connection
+   *     fails what it carried)
    * @throws InterruptedException if interrupted
    */
   public boolean flush(long timeoutNanos) throws InterruptedException {
@@ -405,7 +414,7 @@ public final class CnodeClient implements Closeable {
       }
       Thread.sleep(2);
     }
-    return inFlight.get() == 0;
+    return data.isOpen();
   }
 
   @Override
