@@ -28,8 +28,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * on this machine. Rounds alternate the cases so that the machine's drift falls on all of them; the
  * report gives each run and the medians.
  *
- * <p>Every number comes from this run: query times from the jobs (the session's start excluded),
- * process times from here, bytes from the store's own counter.
+ * <p>Every number comes from this run: query times, and the processor and collection time spent
+ * during them, from the jobs (the session's start excluded), process times from here, bytes from
+ * the store's own counter.
  */
 public final class ParquetScanBench {
   private static final String[] CASES = {
@@ -57,6 +58,13 @@ public final class ParquetScanBench {
   /** What one run measured. */
   static final class Run {
     long queryMillis;
+
+    /** The job JVM's processor time during the query, or -1 if it did not say. */
+    long queryCpuMillis;
+
+    /** The job JVM's collection time during the query. */
+    long queryGcMillis;
+
     double seconds;
     long storeBytes;
     List<String> rows;
@@ -192,10 +200,13 @@ public final class ParquetScanBench {
         byCase.get(c).add(r);
         out.printf(
             Locale.ROOT,
-            "round %d  %-10s query %7.2f s  process %6.1f s  %8.1f MiB from the store%s%n",
+            "round %d  %-12s query %7.2f s  (processor %6.2f s, GC %5.2f s)  process %6.1f s"
+                + "  %8.1f MiB from the store%s%n",
             round,
             c,
             r.queryMillis / 1000.0,
+            r.queryCpuMillis / 1000.0,
+            r.queryGcMillis / 1000.0,
             r.seconds,
             r.storeBytes / 1048576.0,
             dropped(r));
@@ -213,20 +224,28 @@ public final class ParquetScanBench {
     for (Map.Entry<String, List<Run>> e : byCase.entrySet()) {
       Map<String, Object> m = new LinkedHashMap<>();
       List<Long> q = new ArrayList<>();
+      List<Long> cpu = new ArrayList<>();
+      List<Long> gc = new ArrayList<>();
       List<Long> b = new ArrayList<>();
       List<Double> p = new ArrayList<>();
       List<Map<String, Long>> counters = new ArrayList<>();
       for (Run r : e.getValue()) {
         q.add(r.queryMillis);
+        cpu.add(r.queryCpuMillis);
+        gc.add(r.queryGcMillis);
         b.add(r.storeBytes);
         p.add(r.seconds);
         counters.add(r.cacheCounters);
       }
       m.put("query_ms", q);
+      m.put("query_cpu_ms", cpu);
+      m.put("query_gc_ms", gc);
       m.put("process_s", p);
       m.put("store_bytes", b);
       medianQuery.put(e.getKey(), median(q));
       m.put("median_query_ms", medianQuery.get(e.getKey()));
+      m.put("median_query_cpu_ms", median(cpu));
+      m.put("median_query_gc_ms", median(gc));
       m.put("median_store_bytes", median(b));
       if (!counters.get(0).isEmpty()) {
         m.put("cache_counters", counters);
@@ -304,6 +323,9 @@ public final class ParquetScanBench {
     run.seconds = Math.round((System.nanoTime() - start) / 1e8) / 10.0;
     run.storeBytes = minio.trafficSentBytes() - before;
     run.queryMillis = Long.parseLong(r.lines("SCAN_MS").get(0));
+    List<String> cpu = r.lines("SCAN_CPU_MS");
+    run.queryCpuMillis = cpu.isEmpty() ? -1 : Long.parseLong(cpu.get(0));
+    run.queryGcMillis = Long.parseLong(r.lines("SCAN_GC_MS").get(0));
     run.rows = r.lines("ROW");
     run.cacheCounters = new TreeMap<>();
     for (String c : r.lines("COUNTER")) {
