@@ -84,8 +84,10 @@ public final class CacheKeys {
           "ms",
           Duration.ofMillis(1),
           Duration.ofMinutes(10),
-          "A cache disk operation slower than this counts as a fault: reads bypass the disk tier"
-              + " for fs.dtap.cache.bypass.time.");
+          "A cache disk slower than this is a fault: reads bypass the disk tier for"
+              + " fs.dtap.cache.bypass.time. It takes two slow operations within a minute, the"
+              + " second begun after the first ended: one alone may have met a collection pause"
+              + " or a busy host, which slow every operation in flight alike.");
 
   public static final ConfigKey<Duration> BYPASS_TIME =
       ConfigKey.duration(

@@ -20,6 +20,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -185,6 +189,39 @@ class TestFailOpen {
     try {
       assertThat(readTwice(cache)).isEqualTo(data);
       assertThat(fault(cache, Faults.Cause.SLOW_DISK)).isGreaterThan(0);
+    } finally {
+      cache.close();
+    }
+  }
+
+  @Test
+  void oneSlowDiskOperationIsNotAFault() throws Exception {
+    AtomicLong clock = new AtomicLong();
+    AtomicBoolean paused = new AtomicBoolean();
+    AtomicInteger opens = new AtomicInteger();
+    DiskIo pausedOnce =
+        new DiskIo() {
+          @Override
+          public long nanoTime() {
+            return clock.get();
+          }
+
+          @Override
+          public FileChannel openForRead(Path path) throws IOException {
+            opens.incrementAndGet();
+            if (paused.compareAndSet(false, true)) {
+              // one stall past the deadline, as a collection pause makes it
+              clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(40));
+            }
+            return DiskIo.super.openForRead(path);
+          }
+        };
+    DtapReadCache cache = cache(pausedOnce);
+    try {
+      assertThat(readTwice(cache)).isEqualTo(data);
+      assertThat(paused).as("the disk was read").isTrue();
+      assertThat(fault(cache, Faults.Cause.SLOW_DISK)).isZero();
+      assertThat(opens.get()).as("pages read from the disk after the stall").isGreaterThan(1);
     } finally {
       cache.close();
     }
