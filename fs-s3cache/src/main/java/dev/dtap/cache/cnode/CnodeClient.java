@@ -5,10 +5,8 @@ import dev.dtap.cache.disk.PageKey;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.unix.FileDescriptor;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +27,7 @@ public final class CnodeClient implements Closeable {
   private final ClientConnection line;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger waitsPastDeadline = new AtomicInteger();
+  private final DescriptorHits hits;
 
   private CnodeClient(
       CnodeSettings settings, EventLoopGroup group, ClientConnection data, ClientConnection line) {
@@ -36,6 +35,7 @@ public final class CnodeClient implements Closeable {
     this.group = group;
     this.data = data;
     this.line = line;
+    this.hits = new DescriptorHits(this, data, settings.requestTimeout());
     data.onOrphans(this::orphan);
   }
 
@@ -110,7 +110,7 @@ public final class CnodeClient implements Closeable {
     try {
       switch (f.type) {
         case Wire.HIT_FD:
-          return open(key, f.body.readInt(), f.body.readLong());
+          return hits.open(key, f.body.readInt(), f.body.readLong());
         case Wire.PAGE:
           {
             byte[] file = new byte[f.body.readableBytes()];
@@ -136,58 +136,6 @@ public final class CnodeClient implements Closeable {
       }
     } finally {
       f.release();
-    }
-  }
-
-  /**
-   * The hit a descriptor brings: the page file, readable with positioned reads (the service keeps
-   * the page until {@link #release}), or, where the file cannot be reopened, its verified bytes.
-   */
-  private PageLookup open(PageKey key, int sequence, long size) throws IOException {
-    FileDescriptor fd;
-    try {
-      fd = Deadlines.await(data.descriptor(sequence), settings.requestTimeout());
-    } catch (IOException e) {
-      data.descriptor(sequence).thenAccept(ClientConnection::closeQuietly);
-      release(key);
-      throw e;
-    }
-    FileChannel ch = Descriptors.channel(fd);
-    try {
-      if (ch == null) {
-        try {
-          byte[] file = Descriptors.readAll(fd, size);
-          return PageLookup.bytes(PageFile.decode(file, key));
-        } finally {
-          ClientConnection.closeQuietly(fd);
-          release(key);
-        }
-      }
-      return PageLookup.hit(new PageChannel(ch, PageFile.readHeader(ch, key, ch.size())));
-    } catch (PageFile.ForeignPageException e) {
-      // the descriptor is another page's: the line is out of step; start over on a new connection
-      closeQuietly(ch);
-      close();
-      throw new IOException("the cache service's descriptors are out of step with its answers");
-    } catch (PageFile.CorruptPageException e) {
-      closeQuietly(ch);
-      release(key);
-      corrupt(key);
-      return PageLookup.miss();
-    } catch (IOException e) {
-      closeQuietly(ch);
-      release(key);
-      throw e;
-    }
-  }
-
-  private static void closeQuietly(FileChannel ch) {
-    if (ch != null) {
-      try {
-        ch.close();
-      } catch (IOException e) {
-        // read-only
-      }
     }
   }
 
