@@ -24,21 +24,37 @@ class TestSlowDisk {
   }
 
   @Test
-  void operationsOneBeganAfterTheOtherSlowOneEndedConfirmIt() {
+  void aSlowOperationBegunAfterTheFirstSlowOneEndedConfirmsIt() {
     assertThat(slow.confirms(0, 900 * MS)).isFalse();
     assertThat(slow.confirms(2_000 * MS, 2_010 * MS)).isFalse();
     assertThat(slow.confirms(3_000 * MS, 3_600 * MS)).isTrue();
   }
 
   @Test
-  void slowOperationsThatOverlapAreOneEpisodeAsAPauseMakesThem() {
-    // three operations in flight when a 2 s pause stops the JVM
+  void slowOperationsInFlightDuringOnePauseAreOneEpisode() {
+    // three operations in flight when a 2 s pause stops the JVM, reported as they end
     assertThat(slow.confirms(0, 2_100 * MS)).isFalse();
     assertThat(slow.confirms(50 * MS, 2_150 * MS)).isFalse();
-    assertThat(slow.confirms(2_120 * MS, 2_700 * MS))
-        .as("begun before the episode's last operation ended")
+    assertThat(slow.confirms(1_900 * MS, 2_120 * MS))
+        .as("fast: begun just before it ended")
         .isFalse();
-    assertThat(slow.confirms(2_800 * MS, 3_400 * MS)).as("begun after the episode").isTrue();
+    assertThat(slow.confirms(20 * MS, 2_110 * MS)).isFalse();
+    assertThat(slow.confirms(2_200 * MS, 2_300 * MS)).as("fast, after the pause").isFalse();
+  }
+
+  @Test
+  void aSlowOperationBegunAfterThePauseConfirms() {
+    assertThat(slow.confirms(0, 2_100 * MS)).isFalse();
+    assertThat(slow.confirms(50 * MS, 2_150 * MS)).isFalse();
+    assertThat(slow.confirms(2_120 * MS, 2_700 * MS)).as("begun after the first ended").isTrue();
+  }
+
+  @Test
+  void twoThreadsOnAStaySlowDiskConfirmIt() {
+    // staggered 600 ms operations of two threads, reported as they end
+    assertThat(slow.confirms(0, 600 * MS)).isFalse();
+    assertThat(slow.confirms(300 * MS, 900 * MS)).isFalse();
+    assertThat(slow.confirms(600 * MS, 1_200 * MS)).isTrue();
   }
 
   @Test
@@ -59,10 +75,20 @@ class TestSlowDisk {
   }
 
   @Test
-  void aClockNearItsWrapIsCompared() {
-    long start = Long.MAX_VALUE - 100 * MS;
+  void operationsInFlightWithTheConfirmingOneCountForNothing() {
+    assertThat(slow.confirms(0, 600 * MS)).isFalse();
+    assertThat(slow.confirms(700 * MS, 1_300 * MS)).isTrue();
+    assertThat(slow.confirms(1_000 * MS, 1_600 * MS)).as("begun before it ended").isFalse();
+    assertThat(slow.confirms(1_700 * MS, 2_300 * MS)).as("a new first").isFalse();
+    assertThat(slow.confirms(2_400 * MS, 3_000 * MS)).isTrue();
+  }
+
+  @Test
+  void aClockWrappingBetweenTwoOperationsIsCompared() {
+    long start = Long.MAX_VALUE - 650 * MS;
     assertThat(slow.confirms(start, start + 600 * MS)).isFalse();
-    long next = start + 700 * MS;
+    long next = start + 700 * MS; // past the wrap: negative
+    assertThat(next).isNegative();
     assertThat(slow.confirms(next, next + 600 * MS)).isTrue();
   }
 }

@@ -62,7 +62,7 @@ public final class ParquetScanBench {
     /** The job JVM's processor time during the query, or -1 if it did not say. */
     long queryCpuMillis;
 
-    /** The job JVM's collection time during the query. */
+    /** The job JVM's collection time during the query, or -1 if it did not say. */
     long queryGcMillis;
 
     double seconds;
@@ -325,7 +325,8 @@ public final class ParquetScanBench {
     run.queryMillis = Long.parseLong(r.lines("SCAN_MS").get(0));
     List<String> cpu = r.lines("SCAN_CPU_MS");
     run.queryCpuMillis = cpu.isEmpty() ? -1 : Long.parseLong(cpu.get(0));
-    run.queryGcMillis = Long.parseLong(r.lines("SCAN_GC_MS").get(0));
+    List<String> gc = r.lines("SCAN_GC_MS");
+    run.queryGcMillis = gc.isEmpty() ? -1 : Long.parseLong(gc.get(0));
     run.rows = r.lines("ROW");
     run.cacheCounters = new TreeMap<>();
     for (String c : r.lines("COUNTER")) {
