@@ -2,6 +2,7 @@ package dev.dtap.commit.s3;
 
 import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.PartData;
+import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.store.UploadedPart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,6 +29,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 final class ClientUploads implements UploadRequests {
   private final S3aV2Access s3a;
   private final S3Client s3;
+  private final S3aSpans spans;
   private final KeyNames names;
   private final String checksumAlgorithm;
 
@@ -39,6 +41,7 @@ final class ClientUploads implements UploadRequests {
   ClientUploads(S3aV2Access s3a, KeyNames names, String checksumAlgorithm) {
     this.s3a = s3a;
     this.s3 = s3a.client();
+    this.spans = s3a.spans();
     this.names = names;
     this.checksumAlgorithm = checksumAlgorithm;
   }
@@ -46,7 +49,9 @@ final class ClientUploads implements UploadRequests {
   @Override
   public String initiate(String key) throws IOException {
     try {
-      return s3.createMultipartUpload(s3a.initiate(key).build()).uploadId();
+      return spans
+          .run(Op.INITIATE, key, () -> s3.createMultipartUpload(s3a.initiate(key).build()))
+          .uploadId();
     } catch (SdkException e) {
       throw S3Errors.translate("initiate upload to", names.display(key), e);
     } catch (UncheckedIOException e) {
@@ -68,9 +73,14 @@ final class ClientUploads implements UploadRequests {
     UploadPartRequest request = s3a.part(key, uploadId, partNumber, data.length()).build();
     try {
       UploadPartResponse r =
-          s3.uploadPart(
-              request,
-              RequestBody.fromContentProvider(content, data.length(), "application/octet-stream"));
+          spans.run(
+              Op.UPLOAD_PART,
+              key,
+              () ->
+                  s3.uploadPart(
+                      request,
+                      RequestBody.fromContentProvider(
+                          content, data.length(), "application/octet-stream")));
       String sum =
           checksumAlgorithm == null
               ? null
@@ -116,7 +126,13 @@ final class ClientUploads implements UploadRequests {
   @Override
   public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
     try {
-      return s3.completeMultipartUpload(s3a.complete(key, uploadId, completedParts(parts)).build())
+      return spans
+          .run(
+              Op.COMPLETE,
+              key,
+              () ->
+                  s3.completeMultipartUpload(
+                      s3a.complete(key, uploadId, completedParts(parts)).build()))
           .eTag();
     } catch (SdkException e) {
       throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
@@ -128,7 +144,10 @@ final class ClientUploads implements UploadRequests {
   @Override
   public void put(String key, byte[] data) throws IOException {
     try {
-      s3.putObject(s3a.put(key, data.length).build(), RequestBody.fromBytes(data));
+      spans.run(
+          Op.PUT,
+          key,
+          () -> s3.putObject(s3a.put(key, data.length).build(), RequestBody.fromBytes(data)));
     } catch (SdkException e) {
       throw S3Errors.translate("put", names.display(key), e);
     } catch (UncheckedIOException e) {
@@ -146,7 +165,7 @@ final class ClientUploads implements UploadRequests {
             .putHeader("If-None-Match", "*")
             .build());
     try {
-      s3.putObject(b.build(), RequestBody.fromBytes(data));
+      spans.run(Op.PUT, key, () -> s3.putObject(b.build(), RequestBody.fromBytes(data)));
       return true;
     } catch (SdkException e) {
       // 412: the object exists; 409: a concurrent conditional write to the key is in progress

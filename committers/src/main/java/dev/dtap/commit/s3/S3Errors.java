@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
+import org.apache.hadoop.fs.s3a.audit.AuditFailureException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -75,7 +76,39 @@ final class S3Errors {
         e);
   }
 
+  /**
+   * Whether S3A's auditor refused a request before it was sent (an auditor of the user's, or S3A's
+   * with {@code fs.s3a.audit.reject.out.of.span.operations}). Typed {@code Throwable}: the
+   * exception extends the SDK v1 hierarchy on Hadoop 3.3 and the v2 one later.
+   *
+   * @param e a client's exception
+   * @return whether it is S3A's audit refusal
+   */
+  static boolean isAuditRefusal(Throwable e) {
+    return e instanceof AuditFailureException;
+  }
+
+  /**
+   * The exception for a request S3A's auditor refused: access denied, as S3A reports it, and never
+   * retried.
+   *
+   * @param operation what was asked
+   * @param where the dtap path it concerned
+   * @param e the auditor's exception
+   * @return the exception
+   */
+  static IOException auditRefusal(String operation, String where, Exception e) {
+    AccessDeniedException denied =
+        new AccessDeniedException(
+            where, null, operation + ": refused by S3A's auditor (fs.s3a.audit.*)");
+    denied.initCause(e);
+    return denied;
+  }
+
   static IOException translate(String operation, String where, SdkException e) {
+    if (isAuditRefusal(e)) {
+      return auditRefusal(operation, where, e);
+    }
     if (e instanceof AbortedException || Thread.currentThread().isInterrupted()) {
       return interrupted(operation, where, e);
     }

@@ -37,6 +37,7 @@ final class S3aV1Access {
   private final String bucket;
   private final Configuration conf;
   private final AmazonS3 client;
+  private final S3aSpans spans;
   private final Object factory;
   private final Object options;
   private final Method initiate;
@@ -55,6 +56,7 @@ final class S3aV1Access {
     this.conf = s3a.getConf();
     Class<?> fsClass = s3a.getClass();
     this.bucket = s3a.getUri().getHost();
+    this.spans = S3aSpans.of(s3a);
     this.client =
         (AmazonS3) call(method(fsClass, "getAmazonS3ClientForTesting", String.class), s3a, PURPOSE);
     this.factory = call(method(fsClass, "getRequestFactory"), s3a);
@@ -113,12 +115,19 @@ final class S3aV1Access {
     return conf;
   }
 
+  /**
+   * @return the audit spans every request through {@link #client()} runs in
+   */
+  S3aSpans spans() {
+    return spans;
+  }
+
   String bucket() {
     return bucket;
   }
 
   /**
-   * @return S3A's S3 client; S3A owns it
+   * @return S3A's S3 client; S3A owns it. Send through it inside {@link #spans()}
    */
   AmazonS3 client() {
     return client;

@@ -46,6 +46,7 @@ final class S3aV1Store implements MultipartStore {
   private final boolean conditionalPut;
   private final StoreStatistics stats = new StoreStatistics();
   private final StoreRetries retries;
+  private final S3aSpans spans;
 
   S3aV1Store(S3aV1Access s3a, KeyNames names, boolean conditionalPut) {
     this.s3a = s3a;
@@ -53,6 +54,7 @@ final class S3aV1Store implements MultipartStore {
     this.names = names;
     this.conditionalPut = conditionalPut;
     this.retries = new StoreRetries(s3a.conf());
+    this.spans = s3a.spans();
   }
 
   private String where(String key) {
@@ -64,6 +66,9 @@ final class S3aV1Store implements MultipartStore {
       AmazonServiceException s = (AmazonServiceException) e;
       String code = s.getErrorCode() == null ? "" : s.getErrorCode();
       return S3Errors.translate(operation, where, s.getStatusCode(), code, s.getErrorMessage(), e);
+    }
+    if (S3Errors.isAuditRefusal(e)) {
+      return S3Errors.auditRefusal(operation, where, e);
     }
     if (Thread.currentThread().isInterrupted()) {
       return S3Errors.interrupted(operation, where, e);
@@ -98,7 +103,9 @@ final class S3aV1Store implements MultipartStore {
   public String initiate(String key) throws IOException {
     stats.request(Op.INITIATE);
     try {
-      return s3.initiateMultipartUpload(s3a.initiate(key)).getUploadId();
+      return spans
+          .run(Op.INITIATE, key, () -> s3.initiateMultipartUpload(s3a.initiate(key)))
+          .getUploadId();
     } catch (AmazonClientException e) {
       throw translate("initiate upload to", where(key), e);
     }
@@ -110,7 +117,13 @@ final class S3aV1Store implements MultipartStore {
     stats.request(Op.UPLOAD_PART);
     // the stream supports mark and reset over the whole part, so the SDK can retry it
     try (InputStream in = data.open()) {
-      String etag = s3.uploadPart(s3a.part(key, uploadId, partNumber, data.length(), in)).getETag();
+      String etag =
+          spans
+              .run(
+                  Op.UPLOAD_PART,
+                  key,
+                  () -> s3.uploadPart(s3a.part(key, uploadId, partNumber, data.length(), in)))
+              .getETag();
       stats.uploaded(data.length());
       return new UploadedPart(partNumber, etag, data.length());
     } catch (AmazonClientException e) {
@@ -127,7 +140,12 @@ final class S3aV1Store implements MultipartStore {
       etags.add(new PartETag(p.number(), p.etag()));
     }
     try {
-      return s3.completeMultipartUpload(s3a.complete(key, uploadId, etags)).getETag();
+      return spans
+          .run(
+              Op.COMPLETE,
+              key,
+              () -> s3.completeMultipartUpload(s3a.complete(key, uploadId, etags)))
+          .getETag();
     } catch (AmazonClientException e) {
       throw translate("complete upload " + uploadId + " to", where(key), e);
     }
@@ -137,7 +155,13 @@ final class S3aV1Store implements MultipartStore {
   public boolean abort(String key, String uploadId) throws IOException {
     stats.request(Op.ABORT);
     try {
-      s3.abortMultipartUpload(s3a.abort(key, uploadId));
+      spans.run(
+          Op.ABORT,
+          key,
+          () -> {
+            s3.abortMultipartUpload(s3a.abort(key, uploadId));
+            return null;
+          });
       return true;
     } catch (AmazonClientException e) {
       if (noSuchUpload(e)) {
@@ -149,7 +173,10 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
-    return retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId));
+    return spans.run(
+        Op.LIST_PARTS,
+        key,
+        () -> retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId)));
   }
 
   private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
@@ -184,7 +211,10 @@ final class S3aV1Store implements MultipartStore {
   public void put(String key, byte[] data) throws IOException {
     stats.request(Op.PUT);
     try {
-      s3.putObject(s3a.put(key, new ByteArrayInputStream(data), data.length));
+      spans.run(
+          Op.PUT,
+          key,
+          () -> s3.putObject(s3a.put(key, new ByteArrayInputStream(data), data.length)));
       stats.uploaded(data.length);
     } catch (AmazonClientException e) {
       throw translate("put", where(key), e);
@@ -201,10 +231,16 @@ final class S3aV1Store implements MultipartStore {
       return true;
     }
     stats.request(Op.PUT);
-    PutObjectRequest r = s3a.put(key, new ByteArrayInputStream(data), data.length);
-    r.putCustomRequestHeader("If-None-Match", "*");
     try {
-      s3.putObject(r);
+      spans.run(
+          Op.PUT,
+          key,
+          () -> {
+            // S3A's SDK v1 auditing binds a request to the span active when it is built
+            PutObjectRequest r = s3a.put(key, new ByteArrayInputStream(data), data.length);
+            r.putCustomRequestHeader("If-None-Match", "*");
+            return s3.putObject(r);
+          });
       stats.uploaded(data.length);
       return true;
     } catch (AmazonClientException e) {
@@ -223,7 +259,7 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
-    return retries.idempotent("get", where(key), () -> getOnce(key));
+    return spans.run(Op.GET, key, () -> retries.idempotent("get", where(key), () -> getOnce(key)));
   }
 
   private Optional<byte[]> getOnce(String key) throws IOException {
@@ -242,7 +278,8 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
-    return retries.idempotent("head", where(key), () -> headOnce(key));
+    return spans.run(
+        Op.HEAD, key, () -> retries.idempotent("head", where(key), () -> headOnce(key)));
   }
 
   private Optional<ObjectInfo> headOnce(String key) throws IOException {
@@ -297,19 +334,23 @@ final class S3aV1Store implements MultipartStore {
 
   private ListingPages.Fetch<ListObjectsV2Result> page(String prefix, String delimiter) {
     return token ->
-        retries.idempotent(
-            "list",
-            where(prefix),
-            () -> {
-              try {
-                com.amazonaws.services.s3.model.ListObjectsV2Request r =
-                    s3a.list(prefix, delimiter, LIST_PAGE);
-                r.setContinuationToken(token);
-                return s3.listObjectsV2(r);
-              } catch (AmazonClientException e) {
-                throw translate("list", where(prefix), e);
-              }
-            });
+        spans.run(
+            Op.LIST,
+            prefix,
+            () ->
+                retries.idempotent(
+                    "list",
+                    where(prefix),
+                    () -> {
+                      try {
+                        com.amazonaws.services.s3.model.ListObjectsV2Request r =
+                            s3a.list(prefix, delimiter, LIST_PAGE);
+                        r.setContinuationToken(token);
+                        return s3.listObjectsV2(r);
+                      } catch (AmazonClientException e) {
+                        throw translate("list", where(prefix), e);
+                      }
+                    }));
   }
 
   @Override
@@ -330,7 +371,7 @@ final class S3aV1Store implements MultipartStore {
   private void deleteBatch(List<KeyVersion> batch) throws IOException {
     stats.request(Op.DELETE);
     try {
-      s3.deleteObjects(s3a.delete(batch));
+      spans.run(Op.DELETE, batch.get(0).getKey(), () -> s3.deleteObjects(s3a.delete(batch)));
     } catch (MultiObjectDeleteException e) {
       List<String> failed = new ArrayList<>();
       for (MultiObjectDeleteException.DeleteError err : e.getErrors()) {

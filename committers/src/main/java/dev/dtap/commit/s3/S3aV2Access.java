@@ -45,6 +45,7 @@ final class S3aV2Access implements Closeable {
   private final String bucket;
   private final Configuration conf;
   private final S3Client client;
+  private final S3aSpans spans;
   private final AwsCredentialsProvider credentials;
   private final Object factory;
   private final Object options;
@@ -62,6 +63,7 @@ final class S3aV2Access implements Closeable {
   private S3aV2Access(FileSystem s3a) throws IOException {
     Class<?> fsClass = s3a.getClass();
     this.bucket = s3a.getUri().getHost();
+    this.spans = S3aSpans.of(s3a);
     this.conf = s3a.getConf();
     Object internals = call(method(fsClass, "getS3AInternals"), s3a);
     this.client =
@@ -136,6 +138,13 @@ final class S3aV2Access implements Closeable {
   /**
    * @return the bucket
    */
+  /**
+   * @return the audit spans every request through {@link #client()} runs in
+   */
+  S3aSpans spans() {
+    return spans;
+  }
+
   String bucket() {
     return bucket;
   }
@@ -148,7 +157,7 @@ final class S3aV2Access implements Closeable {
   }
 
   /**
-   * @return S3A's S3 client; S3A owns it
+   * @return S3A's S3 client; S3A owns it. Send through it inside {@link #spans()}
    */
   S3Client client() {
     return client;

@@ -49,6 +49,7 @@ final class S3aV2Store implements MultipartStore {
   private final String transport;
   private final StoreStatistics stats = new StoreStatistics();
   private final StoreRetries retries;
+  private final S3aSpans spans;
 
   /**
    * @param s3a the tap's S3A; closed with the store
@@ -70,6 +71,7 @@ final class S3aV2Store implements MultipartStore {
     this.conditionalPut = conditionalPut;
     this.transport = transport;
     this.retries = new StoreRetries(s3a.conf());
+    this.spans = s3a.spans();
   }
 
   /**
@@ -113,7 +115,7 @@ final class S3aV2Store implements MultipartStore {
   public boolean abort(String key, String uploadId) throws IOException {
     stats.request(Op.ABORT);
     try {
-      s3.abortMultipartUpload(s3a.abort(key, uploadId).build());
+      spans.run(Op.ABORT, key, () -> s3.abortMultipartUpload(s3a.abort(key, uploadId).build()));
       return true;
     } catch (SdkException e) {
       if (S3Errors.isNoSuchUpload(e)) {
@@ -127,7 +129,10 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
-    return retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId));
+    return spans.run(
+        Op.LIST_PARTS,
+        key,
+        () -> retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId)));
   }
 
   private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
@@ -204,7 +209,7 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
-    return retries.idempotent("get", where(key), () -> getOnce(key));
+    return spans.run(Op.GET, key, () -> retries.idempotent("get", where(key), () -> getOnce(key)));
   }
 
   private Optional<byte[]> getOnce(String key) throws IOException {
@@ -224,7 +229,8 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
-    return retries.idempotent("head", where(key), () -> headOnce(key));
+    return spans.run(
+        Op.HEAD, key, () -> retries.idempotent("head", where(key), () -> headOnce(key)));
   }
 
   private Optional<ObjectInfo> headOnce(String key) throws IOException {
@@ -291,19 +297,25 @@ final class S3aV2Store implements MultipartStore {
   /** Fetches one page of a listing, after the given continuation token (null: the first). */
   private ListingPages.Fetch<ListObjectsV2Response> page(String prefix, String delimiter) {
     return token ->
-        retries.idempotent(
-            "list",
-            where(prefix),
-            () -> {
-              try {
-                return s3.listObjectsV2(
-                    s3a.list(prefix, delimiter, LIST_PAGE).continuationToken(token).build());
-              } catch (SdkException e) {
-                throw S3Errors.translate("list", where(prefix), e);
-              } catch (UncheckedIOException e) {
-                throw S3Errors.translate("list", where(prefix), e);
-              }
-            });
+        spans.run(
+            Op.LIST,
+            prefix,
+            () ->
+                retries.idempotent(
+                    "list",
+                    where(prefix),
+                    () -> {
+                      try {
+                        return s3.listObjectsV2(
+                            s3a.list(prefix, delimiter, LIST_PAGE)
+                                .continuationToken(token)
+                                .build());
+                      } catch (SdkException e) {
+                        throw S3Errors.translate("list", where(prefix), e);
+                      } catch (UncheckedIOException e) {
+                        throw S3Errors.translate("list", where(prefix), e);
+                      }
+                    }));
   }
 
   @Override
@@ -325,19 +337,23 @@ final class S3aV2Store implements MultipartStore {
     List<ObjectIdentifier> ids = new ArrayList<>(batch);
     String what = "delete " + ids.size() + " objects from";
     DeleteObjectsResponse r =
-        retries.idempotent(
-            what,
-            describe(),
-            () -> {
-              stats.request(Op.DELETE);
-              try {
-                return s3.deleteObjects(s3a.delete(ids).build());
-              } catch (SdkException e) {
-                throw S3Errors.translate(what, describe(), e);
-              } catch (UncheckedIOException e) {
-                throw S3Errors.translate(what, describe(), e);
-              }
-            });
+        spans.run(
+            Op.DELETE,
+            ids.get(0).key(),
+            () ->
+                retries.idempotent(
+                    what,
+                    describe(),
+                    () -> {
+                      stats.request(Op.DELETE);
+                      try {
+                        return s3.deleteObjects(s3a.delete(ids).build());
+                      } catch (SdkException e) {
+                        throw S3Errors.translate(what, describe(), e);
+                      } catch (UncheckedIOException e) {
+                        throw S3Errors.translate(what, describe(), e);
+                      }
+                    }));
     List<String> failed = new ArrayList<>();
     for (S3Error err : r.errors()) {
       if (!"NoSuchKey".equals(err.code())) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.nio.file.AccessDeniedException;
+import org.apache.hadoop.fs.s3a.audit.AuditFailureException;
 import org.junit.jupiter.api.Test;
 
 class TestS3Errors {
@@ -26,6 +28,21 @@ class TestS3Errors {
     assertThat(e.getCause())
         .as("the cause keeps the client's text for a debugger")
         .isSameAs(client);
+  }
+
+  @Test
+  void aRequestS3asAuditorRefusedIsAccessDeniedNamingTheDtapPath() {
+    AuditFailureException refusal =
+        new AuditFailureException(
+            "unaudited operation executing a request outside an audit span {object_put_request}");
+    assertThat(S3Errors.isAuditRefusal(refusal)).isTrue();
+    assertThat(S3Errors.isAuditRefusal(new RuntimeException("other"))).isFalse();
+    IOException e = S3Errors.auditRefusal("put", "dtap://lake/out/part-0", refusal);
+    assertThat(e)
+        .isInstanceOf(AccessDeniedException.class)
+        .hasMessageContaining("dtap://lake/out/part-0")
+        .hasMessageContaining("fs.s3a.audit")
+        .hasCause(refusal);
   }
 
   @Test

@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@code auto}) and through S3A's client ({@code s3a}): Hadoop's default credential provider list
  * with plain keys (its first provider, for session credentials, has none and S3A falls through), a
  * provider class of the user's own, a secret kept in a Hadoop credential provider, and an HTTP
- * proxy with Basic credentials through which every request of a job is counted.
+ * proxy with Basic credentials through which every request of a job is counted. And each of their
+ * requests through S3A's client runs in an S3A audit span, as S3A's own do, so a tap whose S3A
+ * refuses requests outside spans ({@code fs.s3a.audit.reject.out.of.span.operations}) commits.
  */
 class ITestCommitterCredentialsAndProxy {
   private static int taps;
@@ -111,6 +113,25 @@ class ITestCommitterCredentialsAndProxy {
     p.flush();
     conf.unset(backend(tap, "fs.s3a.secret.key"));
     conf.set(backend(tap, CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH), providerPath);
+    job(conf, tap);
+  }
+
+  @ParameterizedTest(name = "{0} committer")
+  @ValueSource(strings = {"magic", "staging"})
+  void s3aRefusingRequestsOutsideAuditSpansRefusesNoneOfTheCommitters(String committer)
+      throws Exception {
+    MinioFixture minio = MinioFixture.get();
+    String tap = "audit" + (++taps);
+    // S3A's client for every request, so that none escapes the audit
+    Configuration conf = tap(minio, tap, "s3a");
+    conf.set("fs.dtap.committer.name", committer);
+    conf.set("fs.dtap.committer.conflict-mode", "replace");
+    conf.set(backend(tap, "fs.s3a.audit.enabled"), "true");
+    conf.set(backend(tap, "fs.s3a.audit.reject.out.of.span.operations"), "true");
+    job(conf, tap);
+    // a second job over the first: the committers list, read and delete what the first left
+    fs.close();
+    fs = null;
     job(conf, tap);
   }
 
