@@ -53,8 +53,8 @@ final class S3aV1Store implements MultipartStore {
     this.s3 = s3a.client();
     this.names = names;
     this.conditionalPut = conditionalPut;
-    this.retries = new StoreRetries(s3a.conf());
     this.spans = s3a.spans();
+    this.retries = new StoreRetries(s3a.conf(), spans);
   }
 
   private String where(String key) {
@@ -173,10 +173,7 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
-    return spans.run(
-        Op.LIST_PARTS,
-        key,
-        () -> retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId)));
+    return retries.idempotent(Op.LIST_PARTS, key, where(key), () -> listPartsOnce(key, uploadId));
   }
 
   private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
@@ -259,7 +256,7 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
-    return spans.run(Op.GET, key, () -> retries.idempotent("get", where(key), () -> getOnce(key)));
+    return retries.idempotent(Op.GET, key, where(key), () -> getOnce(key));
   }
 
   private Optional<byte[]> getOnce(String key) throws IOException {
@@ -278,8 +275,7 @@ final class S3aV1Store implements MultipartStore {
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
-    return spans.run(
-        Op.HEAD, key, () -> retries.idempotent("head", where(key), () -> headOnce(key)));
+    return retries.idempotent(Op.HEAD, key, where(key), () -> headOnce(key));
   }
 
   private Optional<ObjectInfo> headOnce(String key) throws IOException {
@@ -334,23 +330,20 @@ final class S3aV1Store implements MultipartStore {
 
   private ListingPages.Fetch<ListObjectsV2Result> page(String prefix, String delimiter) {
     return token ->
-        spans.run(
+        retries.idempotent(
             Op.LIST,
             prefix,
-            () ->
-                retries.idempotent(
-                    "list",
-                    where(prefix),
-                    () -> {
-                      try {
-                        com.amazonaws.services.s3.model.ListObjectsV2Request r =
-                            s3a.list(prefix, delimiter, LIST_PAGE);
-                        r.setContinuationToken(token);
-                        return s3.listObjectsV2(r);
-                      } catch (AmazonClientException e) {
-                        throw translate("list", where(prefix), e);
-                      }
-                    }));
+            where(prefix),
+            () -> {
+              try {
+                com.amazonaws.services.s3.model.ListObjectsV2Request r =
+                    s3a.list(prefix, delimiter, LIST_PAGE);
+                r.setContinuationToken(token);
+                return s3.listObjectsV2(r);
+              } catch (AmazonClientException e) {
+                throw translate("list", where(prefix), e);
+              }
+            });
   }
 
   @Override

@@ -70,8 +70,8 @@ final class S3aV2Store implements MultipartStore {
     this.names = names;
     this.conditionalPut = conditionalPut;
     this.transport = transport;
-    this.retries = new StoreRetries(s3a.conf());
     this.spans = s3a.spans();
+    this.retries = new StoreRetries(s3a.conf(), spans);
   }
 
   /**
@@ -129,10 +129,7 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
-    return spans.run(
-        Op.LIST_PARTS,
-        key,
-        () -> retries.idempotent("list parts", where(key), () -> listPartsOnce(key, uploadId)));
+    return retries.idempotent(Op.LIST_PARTS, key, where(key), () -> listPartsOnce(key, uploadId));
   }
 
   private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
@@ -209,7 +206,7 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
-    return spans.run(Op.GET, key, () -> retries.idempotent("get", where(key), () -> getOnce(key)));
+    return retries.idempotent(Op.GET, key, where(key), () -> getOnce(key));
   }
 
   private Optional<byte[]> getOnce(String key) throws IOException {
@@ -229,8 +226,7 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
-    return spans.run(
-        Op.HEAD, key, () -> retries.idempotent("head", where(key), () -> headOnce(key)));
+    return retries.idempotent(Op.HEAD, key, where(key), () -> headOnce(key));
   }
 
   private Optional<ObjectInfo> headOnce(String key) throws IOException {
@@ -297,25 +293,20 @@ final class S3aV2Store implements MultipartStore {
   /** Fetches one page of a listing, after the given continuation token (null: the first). */
   private ListingPages.Fetch<ListObjectsV2Response> page(String prefix, String delimiter) {
     return token ->
-        spans.run(
+        retries.idempotent(
             Op.LIST,
             prefix,
-            () ->
-                retries.idempotent(
-                    "list",
-                    where(prefix),
-                    () -> {
-                      try {
-                        return s3.listObjectsV2(
-                            s3a.list(prefix, delimiter, LIST_PAGE)
-                                .continuationToken(token)
-                                .build());
-                      } catch (SdkException e) {
-                        throw S3Errors.translate("list", where(prefix), e);
-                      } catch (UncheckedIOException e) {
-                        throw S3Errors.translate("list", where(prefix), e);
-                      }
-                    }));
+            where(prefix),
+            () -> {
+              try {
+                return s3.listObjectsV2(
+                    s3a.list(prefix, delimiter, LIST_PAGE).continuationToken(token).build());
+              } catch (SdkException e) {
+                throw S3Errors.translate("list", where(prefix), e);
+              } catch (UncheckedIOException e) {
+                throw S3Errors.translate("list", where(prefix), e);
+              }
+            });
   }
 
   @Override
@@ -337,23 +328,20 @@ final class S3aV2Store implements MultipartStore {
     List<ObjectIdentifier> ids = new ArrayList<>(batch);
     String what = "delete " + ids.size() + " objects from";
     DeleteObjectsResponse r =
-        spans.run(
+        retries.idempotent(
             Op.DELETE,
             ids.get(0).key(),
-            () ->
-                retries.idempotent(
-                    what,
-                    describe(),
-                    () -> {
-                      stats.request(Op.DELETE);
-                      try {
-                        return s3.deleteObjects(s3a.delete(ids).build());
-                      } catch (SdkException e) {
-                        throw S3Errors.translate(what, describe(), e);
-                      } catch (UncheckedIOException e) {
-                        throw S3Errors.translate(what, describe(), e);
-                      }
-                    }));
+            describe(),
+            () -> {
+              stats.request(Op.DELETE);
+              try {
+                return s3.deleteObjects(s3a.delete(ids).build());
+              } catch (SdkException e) {
+                throw S3Errors.translate(what, describe(), e);
+              } catch (UncheckedIOException e) {
+                throw S3Errors.translate(what, describe(), e);
+              }
+            });
     List<String> failed = new ArrayList<>();
     for (S3Error err : r.errors()) {
       if (!"NoSuchKey".equals(err.code())) {

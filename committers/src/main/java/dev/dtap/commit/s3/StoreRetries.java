@@ -1,6 +1,8 @@
 package dev.dtap.commit.s3;
 
+import dev.dtap.commit.store.StoreStatistics.Op;
 import java.io.IOException;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.s3a.Invoker;
 import org.apache.hadoop.fs.s3a.S3ARetryPolicy;
@@ -16,29 +18,37 @@ import org.apache.hadoop.util.functional.CallableRaisingIOE;
  * type, as S3A's: our {@link S3Errors} yields {@code FileNotFoundException} and {@code
  * AccessDeniedException} for answers no retry changes, which the policy fails at once.
  *
+ * <p>One audit span ({@link S3aSpans}) covers a request and its retries, as an S3A operation's
+ * does.
+ *
  * <p>Thread-safe. Messages and retry logs name the operation and the dtap path only.
  */
 final class StoreRetries {
   private final Invoker invoker;
+  private final S3aSpans spans;
 
   /**
    * @param conf the tap's S3A configuration
+   * @param spans the audit spans the requests run in
    */
-  StoreRetries(Configuration conf) {
+  StoreRetries(Configuration conf, S3aSpans spans) {
     this.invoker = new Invoker(new S3ARetryPolicy(conf), Invoker.LOG_EVENT);
+    this.spans = spans;
   }
 
   /**
-   * Runs an idempotent request, retrying it by S3A's policy.
+   * Runs an idempotent request in one audit span, retrying it by S3A's policy.
    *
-   * @param operation what is asked, for logs
-   * @param where the dtap path it concerns
+   * @param op what is asked, which names the span and the retry logs
+   * @param key the key or prefix it concerns, for the span
+   * @param where the dtap path it concerns, for messages and logs
    * @param call the request, throwing classified IOExceptions
    * @param <T> its result
    * @return its result
    * @throws IOException the last failure, once the policy gives up or on one it does not retry
    */
-  <T> T idempotent(String operation, String where, CallableRaisingIOE<T> call) throws IOException {
-    return invoker.retry(operation, where, true, call);
+  <T> T idempotent(Op op, String key, String where, CallableRaisingIOE<T> call) throws IOException {
+    String operation = op.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    return spans.run(op, key, () -> invoker.retry(operation, where, true, call));
   }
 }
