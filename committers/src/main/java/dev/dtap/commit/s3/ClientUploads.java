@@ -16,7 +16,6 @@ import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
-import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
@@ -70,15 +69,15 @@ final class ClientUploads implements UploadRequests {
             throw new UncheckedIOException(e);
           }
         };
-    UploadPartRequest request = s3a.part(key, uploadId, partNumber, data.length()).build();
     try {
+      // built inside the span: S3A's request factory hands each new request to the active span
       UploadPartResponse r =
           spans.run(
               Op.UPLOAD_PART,
               key,
               () ->
                   s3.uploadPart(
-                      request,
+                      s3a.part(key, uploadId, partNumber, data.length()).build(),
                       RequestBody.fromContentProvider(
                           content, data.length(), "application/octet-stream")));
       String sum =
@@ -157,15 +156,11 @@ final class ClientUploads implements UploadRequests {
 
   @Override
   public boolean putIfAbsent(String key, byte[] data) throws IOException {
-    PutObjectRequest.Builder b = s3a.put(key, data.length);
-    AwsRequestOverrideConfiguration o = b.overrideConfiguration();
-    // added to what S3A set (its timeouts), not in place of it
-    b.overrideConfiguration(
-        (o == null ? AwsRequestOverrideConfiguration.builder() : o.toBuilder())
-            .putHeader("If-None-Match", "*")
-            .build());
     try {
-      spans.run(Op.PUT, key, () -> s3.putObject(b.build(), RequestBody.fromBytes(data)));
+      spans.run(
+          Op.PUT,
+          key,
+          () -> s3.putObject(conditionalPut(key, data.length), RequestBody.fromBytes(data)));
       return true;
     } catch (SdkException e) {
       // 412: the object exists; 409: a concurrent conditional write to the key is in progress
@@ -174,6 +169,18 @@ final class ClientUploads implements UploadRequests {
       }
       throw S3Errors.translate("conditional put", names.display(key), e);
     }
+  }
+
+  /** A put of S3A's that fails if the key exists; built inside the request's span. */
+  private PutObjectRequest conditionalPut(String key, long length) throws IOException {
+    PutObjectRequest.Builder b = s3a.put(key, length);
+    AwsRequestOverrideConfiguration o = b.overrideConfiguration();
+    // added to what S3A set (its timeouts), not in place of it
+    return b.overrideConfiguration(
+            (o == null ? AwsRequestOverrideConfiguration.builder() : o.toBuilder())
+                .putHeader("If-None-Match", "*")
+                .build())
+        .build();
   }
 
   @Override

@@ -82,15 +82,23 @@ final class S3Errors {
    * exception extends the SDK v1 hierarchy on Hadoop 3.3 and the v2 one later.
    *
    * @param e a client's exception
-   * @return whether it is S3A's audit refusal
+   * @return whether it, or an exception it wraps, is S3A's audit refusal
    */
   static boolean isAuditRefusal(Throwable e) {
-    return e instanceof AuditFailureException;
+    // the SDK may wrap what an execution interceptor threw; a bounded walk guards against cycles
+    Throwable t = e;
+    for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+      if (t instanceof AuditFailureException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
-   * The exception for a request S3A's auditor refused: access denied, as S3A reports it, and never
-   * retried.
+   * The exception for a request S3A's auditor refused: access denied, never retried. S3A itself
+   * reports most audit failures as access denied, and an operation rejected outside a span as an
+   * unsupported request; to a committer both mean the tap's settings forbid the request.
    *
    * @param operation what was asked
    * @param where the dtap path it concerned

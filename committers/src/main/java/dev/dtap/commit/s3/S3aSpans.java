@@ -26,11 +26,11 @@ import org.apache.hadoop.util.functional.CallableRaisingIOE;
 final class S3aSpans {
   private static final String PREFIX = "dtap_committer_";
 
-  /** Null when this S3A predates auditing (before Hadoop 3.3.2): there are no spans to open. */
+  /** Null only for a filesystem that is no span source (a test's); every supported S3A is one. */
   private final AuditSpanSource<?> source;
 
   /**
-   * @param source the auditor's span source, or null for an S3A without auditing
+   * @param source the auditor's span source, or null to run without spans
    */
   S3aSpans(AuditSpanSource<?> source) {
     this.source = source;

@@ -136,15 +136,15 @@ final class S3aV2Access implements Closeable {
   }
 
   /**
-   * @return the bucket
-   */
-  /**
    * @return the audit spans every request through {@link #client()} runs in
    */
   S3aSpans spans() {
     return spans;
   }
 
+  /**
+   * @return the bucket
+   */
   String bucket() {
     return bucket;
   }

@@ -8,6 +8,7 @@ import java.net.ConnectException;
 import java.nio.file.AccessDeniedException;
 import org.apache.hadoop.fs.s3a.audit.AuditFailureException;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 class TestS3Errors {
   private static final String ENDPOINT = "minio.lake.example.com:9000";
@@ -43,6 +44,18 @@ class TestS3Errors {
         .hasMessageContaining("dtap://lake/out/part-0")
         .hasMessageContaining("fs.s3a.audit")
         .hasCause(refusal);
+  }
+
+  @Test
+  void aRefusalTheSdkWrappedIsStillAccessDenied() {
+    AuditFailureException refusal = new AuditFailureException("refused by the user's auditor");
+    SdkClientException wrapped =
+        SdkClientException.builder().message("interceptor failed").cause(refusal).build();
+    IOException e = S3Errors.translate("put", "dtap://lake/out/part-0", wrapped);
+    assertThat(e)
+        .isInstanceOf(AccessDeniedException.class)
+        .hasMessageContaining("dtap://lake/out/part-0")
+        .hasCause(wrapped);
   }
 
   @Test

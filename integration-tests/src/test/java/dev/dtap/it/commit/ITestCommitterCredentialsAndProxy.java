@@ -55,7 +55,9 @@ class ITestCommitterCredentialsAndProxy {
     return "fs.dtap.tap." + tap + ".conf." + key;
   }
 
-  /** Runs a two-task magic job into the tap and checks its output. */
+  /**
+   * Runs a two-task job into the tap, with the committer {@code conf} names, and checks its output.
+   */
   private void job(Configuration conf, String tap) throws Exception {
     fs = FileSystem.newInstance(new Path("dtap://" + tap + "/").toUri(), conf);
     Path dest = new Path("dtap://" + tap + "/out");
