@@ -88,6 +88,12 @@ final class HttpPlan {
    * @return the plan, or the refusal
    * @throws IOException if a setting is invalid
    */
+  private static final String LOGGING = "org.apache.hadoop.fs.s3a.audit.impl.LoggingAuditor";
+
+  /** S3A's own auditors: inside a span, they change a request only by the headers they add. */
+  private static final List<String> S3A_AUDITORS =
+      List.of(LOGGING, "org.apache.hadoop.fs.s3a.audit.impl.NoopAuditor");
+
   static Object plan(S3aV2Access s3a, StoreOptions options) throws IOException {
     Configuration conf = s3a.conf();
     S3ServiceClientConfiguration client = s3a.client().serviceClientConfiguration();
@@ -107,6 +113,13 @@ final class HttpPlan {
       // Hadoop 3.5: the SDK adds checksums of its own choosing to every upload
       return new Refusal(
           "fs.s3a.checksum.generation", "the SDK's own checksums are its client's to add");
+    }
+    if (conf.getBoolean("fs.s3a.audit.enabled", true)
+        && !S3A_AUDITORS.contains(conf.getTrimmed("fs.s3a.audit.service.classname", LOGGING))) {
+      // dtap's requests get the span's headers only; an auditor may act at any other point
+      return new Refusal(
+          "fs.s3a.audit.service.classname",
+          "an auditor of the user's sees S3A's client's requests");
     }
     if (!conf.getTrimmed("fs.s3a.audit.execution.interceptors", "").isEmpty()) {
       return new Refusal(

@@ -3,6 +3,7 @@ package dev.dtap.commit.s3;
 import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.NoSuchUploadException;
 import dev.dtap.commit.store.PartData;
+import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.store.UploadedPart;
 import java.io.IOException;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.fs.store.audit.AuditSpan;
 import software.amazon.awssdk.awscore.AwsRequest;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -23,10 +25,14 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * instead of through the SDK's per-request pipeline: each is built by S3A's request factory, so it
  * carries exactly S3A's headers ({@link RequestHeaders}), and signed by the SDK's signer. Answers
  * are classified as the SDK's exceptions are ({@link S3Errors}); an {@code <Error>} inside a 200
- * answer to complete is an error; a losing conditional put (412, 409) is an answer. Thread-safe.
+ * answer to complete is an error; a losing conditional put (412, 409) is an answer. Each request is
+ * built and sent inside an S3A audit span of its own ({@link S3aSpans}) and carries the headers
+ * that span gives it ({@link AuditHeaders}), as the same request through S3A's client would.
+ * Thread-safe.
  */
 final class HttpUploads implements UploadRequests {
   private final S3aV2Access s3a;
+  private final S3aSpans spans;
   private final SignedHttp http;
   private final HttpPlan plan;
   private final KeyNames names;
@@ -51,6 +57,7 @@ final class HttpUploads implements UploadRequests {
       boolean addChecksumAlgorithm,
       boolean signPayload) {
     this.s3a = s3a;
+    this.spans = s3a.spans();
     this.plan = plan;
     this.http = new SignedHttp(plan, s3a.credentials());
     this.names = names;
@@ -106,17 +113,22 @@ final class HttpUploads implements UploadRequests {
 
   @Override
   public String initiate(String key) throws IOException {
-    String what = "initiate upload to " + names.display(key);
-    Map<String, List<String>> h =
-        headers(s3a.initiate(key).build(), clientHeaders, INITIATE_CONTENT_TYPE);
+    return spans.withSpan(Op.INITIATE, key, span -> initiate(key, span));
+  }
+
+  private String initiate(String key, AuditSpan span) throws IOException {
+    String where = names.display(key);
+    String what = "initiate upload to " + where;
+    AwsRequest request = s3a.initiate(key).build();
+    Map<String, List<String>> h = headers(request, clientHeaders, INITIATE_CONTENT_TYPE);
     if (addChecksumAlgorithm) {
       h.put("x-amz-checksum-algorithm", List.of(checksum.name()));
     }
-    SignedHttp.Answer a =
-        http.send(
-            SdkHttpMethod.POST, plan.uri(key, "uploads"), h, SignedHttp.Body.none(), null, what);
+    URI uri = plan.uri(key, "uploads");
+    AuditHeaders.add(span, request, SdkHttpMethod.POST, uri, h, "initiate upload to", where);
+    SignedHttp.Answer a = http.send(SdkHttpMethod.POST, uri, h, SignedHttp.Body.none(), null, what);
     if (!a.ok()) {
-      throw S3Errors.translate("initiate upload to", names.display(key), a);
+      throw S3Errors.translate("initiate upload to", where, a);
     }
     return S3Xml.parse(a.body, what)
         .child("UploadId")
@@ -126,6 +138,13 @@ final class HttpUploads implements UploadRequests {
 
   @Override
   public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+      throws IOException {
+    return spans.withSpan(
+        Op.UPLOAD_PART, key, span -> uploadPart(key, uploadId, partNumber, data, span));
+  }
+
+  private UploadedPart uploadPart(
+      String key, String uploadId, int partNumber, PartData data, AuditSpan span)
       throws IOException {
     String where = names.display(key);
     String op = "upload part " + partNumber + " of upload " + uploadId + " to";
@@ -138,6 +157,7 @@ final class HttpUploads implements UploadRequests {
     }
     URI uri =
         plan.uri(key, "partNumber=" + partNumber + "&uploadId=" + SdkHttpUtils.urlEncode(uploadId));
+    AuditHeaders.add(span, request, SdkHttpMethod.PUT, uri, h, op, where);
     SignedHttp.Answer a =
         http.send(
             SdkHttpMethod.PUT,
@@ -159,11 +179,16 @@ final class HttpUploads implements UploadRequests {
 
   @Override
   public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
+    return spans.withSpan(Op.COMPLETE, key, span -> complete(key, uploadId, parts, span));
+  }
+
+  private String complete(String key, String uploadId, List<UploadedPart> parts, AuditSpan span)
+      throws IOException {
     String where = names.display(key);
     String op = "complete upload " + uploadId + " to";
     List<CompletedPart> done = ClientUploads.completedParts(parts);
-    Map<String, List<String>> h =
-        headers(s3a.complete(key, uploadId, done).build(), clientHeaders, "application/xml");
+    AwsRequest request = s3a.complete(key, uploadId, done).build();
+    Map<String, List<String>> h = headers(request, clientHeaders, "application/xml");
     StringBuilder xml =
         new StringBuilder(
             "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
@@ -187,6 +212,7 @@ final class HttpUploads implements UploadRequests {
     }
     xml.append("</CompleteMultipartUpload>");
     URI uri = plan.uri(key, "uploadId=" + SdkHttpUtils.urlEncode(uploadId));
+    AuditHeaders.add(span, request, SdkHttpMethod.POST, uri, h, op, where);
     SignedHttp.Answer a =
         http.send(
             SdkHttpMethod.POST,
@@ -240,21 +266,23 @@ final class HttpUploads implements UploadRequests {
   }
 
   private SignedHttp.Answer put(String key, byte[] data, boolean ifAbsent) throws IOException {
-    Map<String, List<String>> h =
-        headers(s3a.put(key, data.length).build(), clientHeaders, BODY_CONTENT_TYPE);
+    return spans.withSpan(Op.PUT, key, span -> put(key, data, ifAbsent, span));
+  }
+
+  private SignedHttp.Answer put(String key, byte[] data, boolean ifAbsent, AuditSpan span)
+      throws IOException {
+    String where = names.display(key);
+    AwsRequest request = s3a.put(key, data.length).build();
+    Map<String, List<String>> h = headers(request, clientHeaders, BODY_CONTENT_TYPE);
     if (ifAbsent) {
       h.put("if-none-match", Collections.singletonList("*"));
     }
     if (h.get("x-amz-sdk-checksum-algorithm") != null && checksum != null) {
       h.put(checksum.header(), List.of(checksum.of(PartData.of(List.of(data), data.length))));
     }
-    return http.send(
-        SdkHttpMethod.PUT,
-        plan.uri(key, null),
-        h,
-        SignedHttp.Body.of(data),
-        null,
-        "put " + names.display(key));
+    URI uri = plan.uri(key, null);
+    AuditHeaders.add(span, request, SdkHttpMethod.PUT, uri, h, "put", where);
+    return http.send(SdkHttpMethod.PUT, uri, h, SignedHttp.Body.of(data), null, "put " + where);
   }
 
   @Override

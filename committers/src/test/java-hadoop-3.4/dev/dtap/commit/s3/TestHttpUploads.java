@@ -138,6 +138,45 @@ class TestHttpUploads {
   }
 
   @Test
+  void everyRequestCarriesS3asAuditReferrerAmongItsSignedHeaders() throws Exception {
+    MultipartStore store = store(Map.of(), Map.of());
+    String id = store.initiate(KEY);
+    UploadedPart p = store.uploadPart(KEY, id, 1, PartData.of(List.of(random(10)), 10));
+    store.complete(KEY, id, List.of(p));
+    store.put("warehouse/rec", new byte[] {1});
+    List<ScriptedS3.Request> sent = server.requests();
+    assertThat(sent).hasSize(4);
+    String[] ops = {"initiate", "upload_part", "complete", "put"};
+    for (int i = 0; i < ops.length; i++) {
+      ScriptedS3.Request r = sent.get(i);
+      assertThat(r.header("referer"))
+          .as("S3A's logging auditor names the operation's span and the object")
+          .contains("op=dtap_committer_" + ops[i])
+          .contains("p1=warehouse");
+      assertThat(r.header("authorization"))
+          .as("signed, as the SDK signs the header its interceptor added")
+          .contains("referer");
+    }
+    assertThat(sent.get(0).header("referer"))
+        .as("each request has a span of its own")
+        .isNotEqualTo(sent.get(1).header("referer"));
+  }
+
+  @Test
+  void noReferrerWhereS3aSendsNone() throws Exception {
+    for (Map<String, String> s3a :
+        List.of(
+            Map.of("fs.s3a.audit.referrer.enabled", "false"),
+            Map.of("fs.s3a.audit.enabled", "false"))) {
+      MultipartStore store = store(s3a, Map.of());
+      store.put("warehouse/rec", new byte[] {1});
+      assertThat(server.last().header("referer")).as(s3a.toString()).isNull();
+      fs.close();
+      fs = null;
+    }
+  }
+
+  @Test
   void throttlingIsRetriedWithTheSameBytes() throws Exception {
     MultipartStore store = store(Map.of(), Map.of());
     server.then(ScriptedS3.Answer.error(503, "SlowDown"));

@@ -77,6 +77,32 @@ class TestS3StoreFactory {
   }
 
   @Test
+  void anAuditorOfTheUsersOwnSeesEveryRequestThroughS3asClient() throws IOException {
+    Map<String, String> own =
+        Map.of("fs.s3a.audit.service.classname", UsersAuditor.class.getName());
+    assertThat(uploads(own, Map.of()))
+        .as("the auditor's callbacks run only in S3A's client")
+        .isInstanceOf(ClientUploads.class);
+    assertThatThrownBy(() -> uploads(own, Map.of("fs.dtap.committer.transport", "http")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("fs.s3a.audit.service.classname");
+    assertThat(
+            uploads(
+                Map.of(
+                    "fs.s3a.audit.service.classname",
+                    "org.apache.hadoop.fs.s3a.audit.impl.NoopAuditor"),
+                Map.of()))
+        .as("S3A's own auditors")
+        .isInstanceOf(HttpUploads.class);
+    assertThat(uploads(Map.of("fs.s3a.audit.enabled", "false"), Map.of()))
+        .isInstanceOf(HttpUploads.class);
+  }
+
+  /** An auditor of the user's: S3A's logging auditor under another name. */
+  public static final class UsersAuditor
+      extends org.apache.hadoop.fs.s3a.audit.impl.LoggingAuditor {}
+
+  @Test
   void httpRefusesWhatItCannotHonourNamingTheKey() {
     Map<String, String> ntlm =
         Map.of(

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,9 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A small HTTP forward proxy for tests, on loopback: it asks for Basic proxy credentials (407),
  * then forwards each request it is given in absolute form to its origin over a connection of its
- * own, relaying interim (100 Continue) and final answers, and counts the requests it forwarded.
- * Enough HTTP/1.1 for S3 clients: bodies framed by Content-Length or chunked coding, keep-alive.
- * Thread-safe.
+ * own, relaying interim (100 Continue) and final answers, and counts the requests it forwarded,
+ * keeping each one's method, target and {@code Referer} (S3A's audit header). Enough HTTP/1.1 for
+ * S3 clients: bodies framed by Content-Length or chunked coding, keep-alive. Thread-safe.
  */
 final class CountingProxy implements Closeable {
   private final ServerSocket server;
@@ -37,6 +39,27 @@ final class CountingProxy implements Closeable {
           });
   private final AtomicLong forwarded = new AtomicLong();
   private final AtomicLong challenged = new AtomicLong();
+  private final Queue<Forwarded> log = new ConcurrentLinkedQueue<>();
+
+  /** A request the proxy forwarded. */
+  static final class Forwarded {
+    final String method;
+    final String target;
+
+    /** S3A's audit header, or null. */
+    final String referer;
+
+    Forwarded(String method, String target, String referer) {
+      this.method = method;
+      this.target = target;
+      this.referer = referer;
+    }
+
+    @Override
+    public String toString() {
+      return method + " " + target + " referer=" + referer;
+    }
+  }
 
   CountingProxy(String user, String password) throws IOException {
     this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -63,6 +86,13 @@ final class CountingProxy implements Closeable {
    */
   long challenged() {
     return challenged.get();
+  }
+
+  /**
+   * @return the requests forwarded so far, in the order they came
+   */
+  List<Forwarded> log() {
+    return new ArrayList<>(log);
   }
 
   private void accept() {
@@ -119,6 +149,7 @@ final class CountingProxy implements Closeable {
           originAuthority = authority;
         }
         forwarded.incrementAndGet();
+        log.add(new Forwarded(line[0], line[1], header(head, "referer")));
         StringBuilder req = new StringBuilder();
         req.append(line[0]).append(' ').append(target.getRawPath());
         if (target.getRawQuery() != null) {

@@ -6,8 +6,10 @@ import dev.dtap.commit.CommitTesting;
 import dev.dtap.fs.testing.Canary;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -28,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * provider class of the user's own, a secret kept in a Hadoop credential provider, and an HTTP
  * proxy with Basic credentials through which every request of a job is counted. And each of their
  * requests through S3A's client runs in an S3A audit span, as S3A's own do, so a tap whose S3A
- * refuses requests outside spans ({@code fs.s3a.audit.reject.out.of.span.operations}) commits.
+ * refuses requests outside spans ({@code fs.s3a.audit.reject.out.of.span.operations}) commits; the
+ * proxy sees every upload request carry the span's audit header, whichever way it was sent.
  */
 class ITestCommitterCredentialsAndProxy {
   private static int taps;
@@ -159,6 +162,7 @@ class ITestCommitterCredentialsAndProxy {
           .contains(hadoop33 ? "S3aV1Store" : transport.equals("auto") ? "http:" : "S3A's client");
       Map<String, Long> before = minio.requestCounts();
       long forwardedBefore = proxy.forwarded();
+      int logged = proxy.log().size();
       Path dest = new Path("dtap://" + tap + "/out");
       new CommitJob(conf, dest).run(3, () -> {});
       long server = 0;
@@ -172,6 +176,35 @@ class ITestCommitterCredentialsAndProxy {
       assertThat(proxy.challenged())
           .as("clients were asked for the proxy's credentials")
           .isGreaterThan(0);
+      List<CountingProxy.Forwarded> job = proxy.log().subList(logged, proxy.log().size());
+      assertThat(auditedAs(job, "POST", "uploads", "dtap_committer_initiate"))
+          .as("initiates among %s", job)
+          .isEqualTo(3);
+      assertThat(auditedAs(job, "PUT", "partNumber", "dtap_committer_upload_part"))
+          .as("parts among %s", job)
+          .isEqualTo(3);
+      assertThat(auditedAs(job, "POST", "uploadId", "dtap_committer_complete"))
+          .as("completes among %s", job)
+          .isEqualTo(3);
     }
+  }
+
+  /**
+   * Counts the multipart requests of one kind, checking that each carries the {@code Referer} of
+   * S3A's logging auditor (on by default) naming the committers' span, whichever way it was sent.
+   */
+  private static long auditedAs(
+      List<CountingProxy.Forwarded> requests, String method, String parameter, String span) {
+    long n = 0;
+    for (CountingProxy.Forwarded r : requests) {
+      String query = URI.create(r.target).getRawQuery();
+      if (r.method.equals(method)
+          && query != null
+          && Arrays.asList(query.replaceAll("=[^&]*", "").split("&")).contains(parameter)) {
+        assertThat(r.referer).as("S3A's audit header on %s", r).contains("op=" + span);
+        n++;
+      }
+    }
+    return n;
   }
 }
