@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import software.amazon.awssdk.awscore.endpoints.AwsEndpointAttribute;
 import software.amazon.awssdk.awscore.endpoints.authscheme.EndpointAuthScheme;
 import software.amazon.awssdk.awscore.endpoints.authscheme.SigV4AuthScheme;
+import software.amazon.awssdk.core.client.config.SdkAdvancedClientOption;
 import software.amazon.awssdk.endpoints.Endpoint;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
@@ -41,6 +42,7 @@ final class HttpPlan {
   private final int attempts;
   private final InetSocketAddress proxy;
   private final PasswordAuthentication proxyAuth;
+  private final String userAgent;
 
   private HttpPlan(
       URI bucketUri,
@@ -51,7 +53,8 @@ final class HttpPlan {
       int maxConnections,
       int attempts,
       InetSocketAddress proxy,
-      PasswordAuthentication proxyAuth) {
+      PasswordAuthentication proxyAuth,
+      String userAgent) {
     this.bucketUri = bucketUri;
     this.signingRegion = signingRegion;
     this.signingName = signingName;
@@ -62,6 +65,7 @@ final class HttpPlan {
     this.attempts = attempts;
     this.proxy = proxy;
     this.proxyAuth = proxyAuth;
+    this.userAgent = userAgent;
   }
 
   /** Why the HTTP requests cannot serve a tap: the key that decides it, and the reason. */
@@ -88,6 +92,9 @@ final class HttpPlan {
    * @return the plan, or the refusal
    * @throws IOException if a setting is invalid
    */
+  /** What dtap's requests add to S3A's user agent, where the SDK would name itself. */
+  private static final String USER_AGENT = "dtap-committers Java-http-client";
+
   private static final String LOGGING = "org.apache.hadoop.fs.s3a.audit.impl.LoggingAuditor";
 
   /** S3A's own auditors: inside a span, they change a request only by the headers they add. */
@@ -226,7 +233,12 @@ final class HttpPlan {
         Math.max(1, max),
         attempts,
         proxy,
-        auth);
+        auth,
+        client
+            .overrideConfiguration()
+            .advancedOption(SdkAdvancedClientOption.USER_AGENT_PREFIX)
+            .map(prefix -> prefix + " " + USER_AGENT)
+            .orElse(USER_AGENT));
   }
 
   private static String secret(Configuration conf, String key) throws IOException {
@@ -280,6 +292,14 @@ final class HttpPlan {
    */
   Optional<Duration> requestTimeout() {
     return Optional.ofNullable(requestTimeout);
+  }
+
+  /**
+   * @return the {@code User-Agent} of every request: S3A's prefix for its client ({@code
+   *     fs.s3a.user.agent.prefix}, then Hadoop's version), as the SDK sends it, then dtap's client
+   */
+  String userAgent() {
+    return userAgent;
   }
 
   int maxConnections() {

@@ -47,7 +47,6 @@ final class SignedHttp {
       BackoffStrategy.exponentialDelay(Duration.ofMillis(100), Duration.ofSeconds(20));
   private static final List<String> NOT_FORWARDED =
       List.of("host", "content-length", "expect", "connection");
-  private static final String USER_AGENT = "dtap-committers Java-http-client";
 
   private final HttpPlan plan;
   private final AwsCredentialsProvider credentials;
@@ -254,7 +253,7 @@ final class SignedHttp {
                 }
               }
             });
-    b.header("User-Agent", USER_AGENT);
+    b.header("User-Agent", plan.userAgent());
     plan.proxyAuthorization().ifPresent(v -> b.header("Proxy-Authorization", v));
     Duration t = timeout != null ? timeout : plan.requestTimeout().orElse(null);
     if (t != null && !t.isZero()) {

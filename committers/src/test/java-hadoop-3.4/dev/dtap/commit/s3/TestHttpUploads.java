@@ -163,6 +163,19 @@ class TestHttpUploads {
   }
 
   @Test
+  void theUserAgentStartsAsS3asDoes() throws Exception {
+    String hadoop = "Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion();
+    store(Map.of(), Map.of()).put("warehouse/rec", new byte[] {1});
+    assertThat(server.last().header("user-agent")).startsWith(hadoop + " dtap-committers");
+    fs.close();
+    fs = null;
+    store(Map.of("fs.s3a.user.agent.prefix", "nightly-report"), Map.of())
+        .put("warehouse/rec", new byte[] {1});
+    assertThat(server.last().header("user-agent"))
+        .startsWith("nightly-report, " + hadoop + " dtap-committers");
+  }
+
+  @Test
   void noReferrerWhereS3aSendsNone() throws Exception {
     for (Map<String, String> s3a :
         List.of(
