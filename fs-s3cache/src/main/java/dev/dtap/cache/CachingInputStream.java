@@ -234,7 +234,7 @@ final class CachingInputStream extends PageReads
 
   /** Reads bytes of a page that is not cached straight from the backend stream. */
   private int passThrough(long position, byte[] buf, int off, int n) throws IOException {
-    demand.readFully(position, buf, off, n);
+    demand.readOn(position, buf, off, n);
     counters.backend(n);
     return n;
   }

@@ -1,5 +1,6 @@
 package dev.dtap.cache;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -28,6 +29,9 @@ final class DemandStream {
   private Backend current;
   private boolean closed;
 
+  /** Where the last {@link #readOn} ended: a read starting there continues a pass. */
+  private long passEnd = -1;
+
   /** Streams let go of by {@link #release()} whose vectored ranges have not all completed. */
   private final Set<Backend> detached = ConcurrentHashMap.newKeySet();
 
@@ -55,12 +59,44 @@ final class DemandStream {
   }
 
   /**
-   * Reads exactly {@code len} bytes at {@code position}.
+   * Reads exactly {@code len} bytes at {@code position}, as one positioned read of the backend.
    *
    * @throws IOException on backend failure, or EOF before the range ends
    */
   synchronized void readFully(long position, byte[] buf, int off, int len) throws IOException {
     BackendSource.readFully(backend().in, position, buf, off, len);
+  }
+
+  /**
+   * Reads exactly {@code len} bytes at {@code position} for a reader streaming through uncached
+   * bytes. A read that continues the previous one reads on from there with the backend stream's own
+   * sequential read (seeking it there first if a positioned read left it elsewhere); any other read
+   * is one positioned read of exactly its range. A pass of small reads is then the backend's
+   * sequential read, as without the cache: a positioned read per call would reopen a local or NFS
+   * file (and its checksum file) each time, and ask HDFS for a new block reader each time.
+   *
+   * @throws IOException on backend failure, or EOF before the range ends
+   */
+  synchronized void readOn(long position, byte[] buf, int off, int len) throws IOException {
+    FSDataInputStream in = backend().in;
+    boolean continues = position == passEnd;
+    passEnd = position + len;
+    if (in.getPos() != position) {
+      if (!continues) {
+        BackendSource.readFully(in, position, buf, off, len);
+        return;
+      }
+      in.seek(position);
+    }
+    for (int done = 0; done < len; ) {
+      int n = in.read(buf, off + done, len - done);
+      if (n < 0) {
+        passEnd = -1;
+        throw new EOFException(
+            "Backend ended at " + (position + done) + " before " + (position + len));
+      }
+      done += n;
+    }
   }
 
   /**
@@ -90,6 +126,7 @@ final class DemandStream {
     if (current != null) {
       Backend b = current;
       current = null;
+      passEnd = -1;
       detached.add(b);
       b.released = true;
       if (b.outstanding.get() == 0) {

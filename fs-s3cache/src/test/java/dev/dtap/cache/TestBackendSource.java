@@ -99,6 +99,33 @@ class TestBackendSource {
     assertThat(fs.policies).as("backend streams opened").hasSize(1);
   }
 
+  @Test
+  void aPassOfSmallReadsIsTheBackendsSequentialReadAndAJumpOnePositionedRead() throws IOException {
+    RecordingFileSystem fs = new RecordingFileSystem(Answer.INTO_CALLERS_BUFFER);
+    DemandStream demand =
+        new DemandStream(source(fs), Runnable::run, () -> new IOException("closed"));
+    byte[] got = new byte[LENGTH];
+    for (int pos = 0; pos < 1000; pos++) {
+      demand.readOn(pos, got, pos, 1);
+    }
+    assertThat(fs.positioned).as("positioned reads of a pass from the start").isZero();
+
+    demand.readOn(2000, got, 2000, 100);
+    assertThat(fs.positioned).as("a jump is one positioned read").isEqualTo(1);
+    // the pass goes on from its new place: the stream is sought there once and read on
+    for (int pos = 2100; pos < LENGTH; pos += 7) {
+      demand.readOn(pos, got, pos, Math.min(7, LENGTH - pos));
+    }
+    demand.readOn(1000, got, 1000, 1000);
+
+    assertThat(got).isEqualTo(data);
+    assertThat(fs.positioned).as("positioned reads: the two jumps").isEqualTo(2);
+    assertThat(fs.policies).as("backend streams opened").hasSize(1);
+    assertThatThrownBy(() -> demand.readOn(LENGTH - 5, new byte[10], 0, 10))
+        .isInstanceOf(EOFException.class)
+        .hasMessageContaining("before " + (LENGTH + 5));
+  }
+
   private BackendSource source(RecordingFileSystem fs) throws IOException {
     fs.initialize(path.toUri(), new Configuration(false));
     return new BackendSource(fs, path, fs.getFileStatus(path), new Configuration(false));
@@ -117,6 +144,7 @@ class TestBackendSource {
     final List<String> vectored = new ArrayList<>();
     final List<String> policies = new ArrayList<>();
     int otherReads;
+    int positioned;
 
     RecordingFileSystem(Answer answer) {
       this.answer = answer;
@@ -163,6 +191,10 @@ class TestBackendSource {
       @Override
       public int read(long position, byte[] buffer, int offset, int length) {
         otherReads++;
+        positioned++;
+        if (position >= data.length) {
+          return -1;
+        }
         int n = Math.min(length, data.length - (int) position);
         System.arraycopy(data, (int) position, buffer, offset, n);
         return n;
