@@ -49,9 +49,25 @@ public final class MiniCluster {
       serve(dir, conf, null, dfs);
       return;
     }
-    conf.set("mapreduce.map.java.opts", "-Xmx300m " + childOpts);
-    conf.set("mapreduce.reduce.java.opts", "-Xmx300m " + childOpts);
-    conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m " + childOpts);
+    // Containers live seconds on two shared cores: the JIT's second tier and a parallel collector
+    // cost them more processor time than they save.
+    String jvm = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + childOpts;
+    conf.set("mapreduce.map.java.opts", "-Xmx300m " + jvm);
+    conf.set("mapreduce.reduce.java.opts", "-Xmx300m " + jvm);
+    conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m " + jvm);
+    // A test job's tasks run for seconds: heartbeats and polls of a second each (the defaults,
+    // for clusters of thousands of nodes) would be much of every job's time.
+    for (String key :
+        new String[] {
+          "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
+          "yarn.resourcemanager.nodemanagers.heartbeat-interval-min-ms",
+          "yarn.resourcemanager.nodemanagers.heartbeat-interval-max-ms",
+          "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms",
+          "mapreduce.client.progressmonitor.pollinterval",
+          "mapreduce.client.completion.pollinterval"
+        }) {
+      conf.setInt(key, 200);
+    }
     conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
     conf.setInt("mapreduce.map.memory.mb", 512);
     conf.setInt("mapreduce.reduce.memory.mb", 512);
