@@ -36,11 +36,11 @@ final class AuditHeaders {
    * @param request the request S3A's request factory built
    * @param method the request's method
    * @param uri its URI, with the query
-   * @param headers its headers (lower-case names), to which the span's are added
+   * @param headers its headers (lower-case names), replaced by the ones the span leaves
    * @param operation what is asked, for a refusal's message
    * @param where the dtap path it concerns, for a refusal's message
    * @throws IOException {@link java.nio.file.AccessDeniedException} if the auditor refuses the
-   *     request
+   *     request; a plain IOException if the span fails otherwise
    */
   static void add(
       AuditSpan span,
@@ -65,8 +65,14 @@ final class AuditHeaders {
       if (S3Errors.isAuditRefusal(e)) {
         throw S3Errors.auditRefusal(operation, where, e);
       }
-      throw e;
+      // the SDK would wrap it as a client exception: here it fails the request as one
+      throw new IOException(
+          operation + " " + where + ": S3A's audit span failed (" + e.getClass().getName() + ")",
+          e);
     }
+    // the edited request is the whole request, as the SDK would send it: a header the span
+    // removed is removed here too
+    headers.clear();
     edited
         .headers()
         .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), List.copyOf(values)));

@@ -84,6 +84,19 @@ final class HttpPlan {
     }
   }
 
+  /** What dtap's requests add to S3A's user agent, where the SDK would name itself. */
+  private static final String USER_AGENT = "dtap-committers Java-http-client";
+
+  private static final String LOGGING = "org.apache.hadoop.fs.s3a.audit.impl.LoggingAuditor";
+
+  /**
+   * S3A's own auditors: inside a span, they change a request only by the headers they add (the
+   * logging auditor also refuses multipart requests where S3A disables multipart uploads, which
+   * S3StoreFactory refuses earlier).
+   */
+  private static final List<String> S3A_AUDITORS =
+      List.of(LOGGING, "org.apache.hadoop.fs.s3a.audit.impl.NoopAuditor");
+
   /**
    * Works out the plan for a tap, or why there is none.
    *
@@ -92,15 +105,6 @@ final class HttpPlan {
    * @return the plan, or the refusal
    * @throws IOException if a setting is invalid
    */
-  /** What dtap's requests add to S3A's user agent, where the SDK would name itself. */
-  private static final String USER_AGENT = "dtap-committers Java-http-client";
-
-  private static final String LOGGING = "org.apache.hadoop.fs.s3a.audit.impl.LoggingAuditor";
-
-  /** S3A's own auditors: inside a span, they change a request only by the headers they add. */
-  private static final List<String> S3A_AUDITORS =
-      List.of(LOGGING, "org.apache.hadoop.fs.s3a.audit.impl.NoopAuditor");
-
   static Object plan(S3aV2Access s3a, StoreOptions options) throws IOException {
     Configuration conf = s3a.conf();
     S3ServiceClientConfiguration client = s3a.client().serviceClientConfiguration();

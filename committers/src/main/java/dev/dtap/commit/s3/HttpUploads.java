@@ -27,8 +27,8 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * are classified as the SDK's exceptions are ({@link S3Errors}); an {@code <Error>} inside a 200
  * answer to complete is an error; a losing conditional put (412, 409) is an answer. Each request is
  * built and sent inside an S3A audit span of its own ({@link S3aSpans}) and carries the headers
- * that span gives it ({@link AuditHeaders}), as the same request through S3A's client would.
- * Thread-safe.
+ * that span gives it ({@link AuditHeaders}), the headers the same request through S3A's client
+ * would carry; S3A's audit statistics do not count these requests. Thread-safe.
  */
 final class HttpUploads implements UploadRequests {
   private final S3aV2Access s3a;

@@ -118,4 +118,33 @@ class TestAuditHeaders {
         .hasMessageContaining("dtap://lake/k")
         .hasMessageNotContaining("127.0.0.1");
   }
+
+  @Test
+  void aHeaderTheSpanRemovesIsNotSent() throws IOException {
+    InterceptingSpan span =
+        new InterceptingSpan(
+            r -> r.toBuilder().removeHeader("content-type").putHeader("Referer", "x").build());
+    Map<String, List<String>> h = headers();
+    AuditHeaders.add(span, PUT, SdkHttpMethod.PUT, URI_OF_KEY, h, "put", "dtap://lake/k");
+    assertThat(h).containsOnlyKeys("referer");
+  }
+
+  @Test
+  void aSpanFailingOtherwiseFailsTheRequestAsAnIoExceptionNamingTheDtapPath() {
+    IllegalStateException broken = new IllegalStateException("state of http://127.0.0.1:9/");
+    InterceptingSpan failing =
+        new InterceptingSpan(
+            r -> {
+              throw broken;
+            });
+    assertThatThrownBy(
+            () ->
+                AuditHeaders.add(
+                    failing, PUT, SdkHttpMethod.PUT, URI_OF_KEY, headers(), "put", "dtap://lake/k"))
+        .isExactlyInstanceOf(IOException.class)
+        .hasMessageContaining("dtap://lake/k")
+        .hasMessageContaining("IllegalStateException")
+        .hasMessageNotContaining("127.0.0.1")
+        .hasCause(broken);
+  }
 }
