@@ -161,8 +161,9 @@ final class CachingInputStream extends PageReads
     if (ahead != null) {
       return usePage(ahead, index, inPage, buf, off, n, sequential);
     }
+    boolean scan = sequential && !positioned;
     if (index == passIndex) {
-      return passThrough(position, buf, off, n);
+      return passThrough(position, buf, off, n, scan);
     }
     if (sequential || !randomHint || n == pageLen) {
       byte[] page = store.get(key, counters);
@@ -171,7 +172,7 @@ final class CachingInputStream extends PageReads
           passIndex = sequential ? index : -1;
         }
         counters.miss();
-        return passThrough(position, buf, off, n);
+        return passThrough(position, buf, off, n, scan);
       }
       if (page == null) {
         page = loadThroughStore(index);
@@ -183,11 +184,11 @@ final class CachingInputStream extends PageReads
     }
     if (firstTouch(key, true)) {
       counters.miss();
-      return passThrough(position, buf, off, firstTouchSpan(index, n, len));
+      return passThrough(position, buf, off, firstTouchSpan(index, n, len), false);
     }
     // random, cold and met before: only what was asked, now; the page in the background
     counters.miss();
-    passThrough(position, buf, off, n);
+    passThrough(position, buf, off, n, false);
     long pageOffset = index * pageSize;
     store.loadInBackground(
         key, ownerOf(index), () -> source.readRange(pageOffset, pageLen), pageLen, counters);
@@ -232,9 +233,18 @@ final class CachingInputStream extends PageReads
     return span;
   }
 
-  /** Reads bytes of a page that is not cached straight from the backend stream. */
-  private int passThrough(long position, byte[] buf, int off, int n) throws IOException {
-    demand.readOn(position, buf, off, n);
+  /**
+   * Reads bytes of a page that is not cached straight from the backend stream: a scan's reads
+   * continue the backend's sequential read; a random or positioned read is one positioned read of
+   * exactly its range, which HDFS serves without a block reader to the block's end.
+   */
+  private int passThrough(long position, byte[] buf, int off, int n, boolean scan)
+      throws IOException {
+    if (scan) {
+      demand.readOn(position, buf, off, n);
+    } else {
+      demand.readFully(position, buf, off, n);
+    }
     counters.backend(n);
     return n;
   }

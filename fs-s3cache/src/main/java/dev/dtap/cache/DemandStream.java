@@ -20,7 +20,9 @@ import org.apache.hadoop.fs.FileRange;
  * options and reused, so that a sequential pass is one backend read as far as the backend allows.
  * The reader and its readahead share it.
  *
- * <p>Thread-safe: one read at a time.
+ * <p>Thread-safe: one read at a time. {@link #readOn} relies on it: the backend stream's position
+ * is only moved under this object's lock, as backend streams are not all safe for concurrent seeks
+ * and reads.
  */
 final class DemandStream {
   private final BackendSource source;

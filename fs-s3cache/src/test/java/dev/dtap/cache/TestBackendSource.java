@@ -121,9 +121,18 @@ class TestBackendSource {
     assertThat(got).isEqualTo(data);
     assertThat(fs.positioned).as("positioned reads: the two jumps").isEqualTo(2);
     assertThat(fs.policies).as("backend streams opened").hasSize(1);
+    // a pass that runs off the end: seeks back to where it left off, reads on, and meets EOF
+    assertThatThrownBy(() -> demand.readOn(2000, new byte[LENGTH], 0, LENGTH - 2000 + 5))
+        .isInstanceOf(EOFException.class)
+        .hasMessage("Backend ended at " + LENGTH + " before " + (LENGTH + 5));
+    assertThat(fs.positioned).as("positioned reads after the pass off the end").isEqualTo(2);
+    // a read after it is no continuation: one positioned read
     assertThatThrownBy(() -> demand.readOn(LENGTH - 5, new byte[10], 0, 10))
         .isInstanceOf(EOFException.class)
         .hasMessageContaining("before " + (LENGTH + 5));
+    assertThat(fs.positioned)
+        .as("the positioned readFully: its 5 bytes, then the end")
+        .isEqualTo(4);
   }
 
   private BackendSource source(RecordingFileSystem fs) throws IOException {
