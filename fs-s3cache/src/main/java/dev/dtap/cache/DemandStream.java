@@ -90,14 +90,14 @@ final class DemandStream {
       }
       in.seek(position);
     }
-    for (int done = 0; done < len; ) {
-      int n = in.read(buf, off + done, len - done);
-      if (n < 0) {
-        passEnd = -1;
-        throw new EOFException(
-            "Backend ended at " + (position + done) + " before " + (position + len));
-      }
-      done += n;
+    try {
+      in.readFully(buf, off, len); // DataInputStream's: reads on until len bytes or the end
+    } catch (EOFException e) {
+      passEnd = -1;
+      EOFException eof =
+          new EOFException("Backend ended at " + in.getPos() + " before " + (position + len));
+      eof.initCause(e);
+      throw eof;
     }
   }
 
