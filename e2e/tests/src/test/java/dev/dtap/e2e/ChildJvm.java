@@ -21,6 +21,12 @@ import java.util.function.Predicate;
 final class ChildJvm {
   private static final AtomicInteger RUNS = new AtomicInteger();
 
+  /**
+   * JVM options for a process that lives seconds (a client, a command, a local-mode job): on two
+   * shared cores the JIT's second tier and a parallel collector cost it more than they save.
+   */
+  static final String[] SHORT_LIVED = {"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"};
+
   /** How a finished process ended. */
   static final class Result {
     final int exit;

@@ -183,7 +183,7 @@ class ITestDtapCommandLine {
     System.arraycopy(args, 0, runJar, 1, args.length);
     return new ChildJvm("dtap-" + args[0])
         .classpath(HadoopInstall.classpath(conf))
-        .jvmArg("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC") // a command of seconds
+        .jvmArg(ChildJvm.SHORT_LIVED)
         .run("org.apache.hadoop.util.RunJar", 5, runJar);
   }
 

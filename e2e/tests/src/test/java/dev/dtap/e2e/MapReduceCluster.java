@@ -185,9 +185,7 @@ final class MapReduceCluster implements AutoCloseable {
   /** A client process: Hadoop's jars, the configuration directory and the dtap-hadoop jar. */
   ChildJvm client(String name) throws IOException {
     List<String> cp = HadoopInstall.classpath(confDir);
-    return new ChildJvm(name)
-        .classpath(cp)
-        .jvmArg("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    return new ChildJvm(name).classpath(cp).jvmArg("-Xmx512m").jvmArg(ChildJvm.SHORT_LIVED);
   }
 
   @Override

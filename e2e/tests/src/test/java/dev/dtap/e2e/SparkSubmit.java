@@ -172,8 +172,8 @@ final class SparkSubmit {
         new ChildJvm("spark-" + name)
             .classpath(classpath())
             .jvmArg(MODULE_OPTIONS)
-            // a local-mode job of seconds: C1 and the serial collector cost it less processor time
-            .jvmArg("-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+            .jvmArg("-Xmx1g")
+            .jvmArg(ChildJvm.SHORT_LIVED)
             .workDir(workDir)
             .run("org.apache.spark.deploy.SparkSubmit", 15, args.toArray(new String[0]));
     return new SparkRun(r);
