@@ -66,6 +66,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
             config,
             name);
     this.attempt = context.getTaskAttemptID();
+    AuditContext.enterJob(layout.uuid());
   }
 
   /**
@@ -101,19 +102,19 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
    * wrote under. Setup leaves nothing under the job's directory, so nothing is orphaned.
    */
   private void bindJob(JobContext context) throws IOException {
-    if (context == null || context.getConfiguration() == null) {
-      return;
+    if (context != null && context.getConfiguration() != null) {
+      String uuid = jobUuid(context.getConfiguration(), ctx.jobId, ctx.config);
+      if (!uuid.equals(ctx.layout.uuid())) {
+        LOG.info(
+            "Job {} of {} is committed as write {}, the id its tasks wrote under",
+            ctx.layout.uuid(),
+            ctx.dest,
+            uuid);
+        ctx.tap.attempts().releaseJob(ctx.layout);
+        ctx = ctx.forJob(uuid);
+      }
     }
-    String uuid = jobUuid(context.getConfiguration(), ctx.jobId, ctx.config);
-    if (!uuid.equals(ctx.layout.uuid())) {
-      LOG.info(
-          "Job {} of {} is committed as write {}, the id its tasks wrote under",
-          ctx.layout.uuid(),
-          ctx.dest,
-          uuid);
-      ctx.tap.attempts().releaseJob(ctx.layout);
-      ctx = ctx.forJob(uuid);
-    }
+    AuditContext.enterJob(ctx.layout.uuid());
   }
 
   /** The job's unique id: the configured one, Spark's write uuid, or the MapReduce job id. */
@@ -149,12 +150,21 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     return context.getTaskAttemptID().toString();
   }
 
+  /**
+   * Tags this thread's store requests with the job and the task attempt until {@link
+   * AuditContext#leaveTask}: a task's setup, commit and abort begin with it.
+   */
+  void enterTask(TaskAttemptContext context) {
+    AuditContext.enterTask(ctx.layout.uuid(), attemptId(context));
+  }
+
   String attemptKey(TaskAttemptContext context) {
     return AttemptFiles.key(ctx.layout, attemptId(context));
   }
 
   @Override
   public void setupJob(JobContext context) throws IOException {
+    AuditContext.enterJob(ctx.layout.uuid());
     if (ctx.store().supportsConditionalPut()) {
       checkConditionalPut();
     }
@@ -272,19 +282,24 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
 
   @Override
   public void abortTask(TaskAttemptContext context) throws IOException {
-    String attemptId = attemptId(context);
-    List<String> entries = new ArrayList<>();
-    RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
-        ctx.store().list(ctx.layout.journalDir(attemptId));
-    while (it.hasNext()) {
-      String key = it.next().key();
-      ctx.abortJournaled(key);
-      entries.add(key);
+    enterTask(context);
+    try {
+      String attemptId = attemptId(context);
+      List<String> entries = new ArrayList<>();
+      RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
+          ctx.store().list(ctx.layout.journalDir(attemptId));
+      while (it.hasNext()) {
+        String key = it.next().key();
+        ctx.abortJournaled(key);
+        entries.add(key);
+      }
+      if (!entries.isEmpty()) {
+        ctx.store().delete(entries);
+      }
+      ctx.tap.attempts().release(attemptKey(context));
+    } finally {
+      AuditContext.leaveTask();
     }
-    if (!entries.isEmpty()) {
-      ctx.store().delete(entries);
-    }
-    ctx.tap.attempts().release(attemptKey(context));
   }
 
   @Override

@@ -37,23 +37,33 @@ final class MagicCommitter extends DtapCommitter {
     return workPath;
   }
 
-  /** Nothing to create: the attempt's directory is virtual. */
+  /**
+   * Nothing to create, the attempt's directory being virtual; the task's writes, made on this
+   * thread, are tagged with its attempt from here on.
+   */
   @Override
-  public void setupTask(TaskAttemptContext context) {}
+  public void setupTask(TaskAttemptContext context) {
+    enterTask(context);
+  }
 
   @Override
   public void commitTask(TaskAttemptContext context) throws IOException {
-    String attemptId = attemptId(context);
-    List<PendingFile> files = ctx.tap.attempts().take(attemptKey(context));
-    if (files == null) {
-      // this filesystem instance holds no stream of the attempt: it wrote nothing, or committed
-      // already (a repeated commit), or it wrote through another instance or process
-      if (alreadyCommitted(attemptId)) {
-        return;
+    enterTask(context);
+    try {
+      String attemptId = attemptId(context);
+      List<PendingFile> files = ctx.tap.attempts().take(attemptKey(context));
+      if (files == null) {
+        // this filesystem instance holds no stream of the attempt: it wrote nothing, or committed
+        // already (a repeated commit), or it wrote through another instance or process
+        if (alreadyCommitted(attemptId)) {
+          return;
+        }
+        files = closedElsewhere(attemptId);
       }
-      files = closedElsewhere(attemptId);
+      commitRecord(context, files);
+    } finally {
+      AuditContext.leaveTask();
     }
-    commitRecord(context, files);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.dtap.commit;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
@@ -22,6 +23,10 @@ final class ParallelWork implements AutoCloseable {
   }
 
   private final ExecutorService pool;
+
+  /** {@link #pool}, each unit tagged with its submitter's job and task attempt. */
+  private final Executor tagged;
+
   private final Semaphore queued;
   private final AtomicReference<IOException> failure = new AtomicReference<>();
   private final Object lock = new Object();
@@ -36,6 +41,7 @@ final class ParallelWork implements AutoCloseable {
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
             Pools.daemon(name));
+    this.tagged = AuditContext.carrying(pool);
     this.queued = new Semaphore(threads * 4);
   }
 
@@ -55,7 +61,7 @@ final class ParallelWork implements AutoCloseable {
     synchronized (lock) {
       outstanding++;
     }
-    pool.execute(() -> runUnit(u, true));
+    tagged.execute(() -> runUnit(u, true));
   }
 
   /**
@@ -66,7 +72,7 @@ final class ParallelWork implements AutoCloseable {
     synchronized (lock) {
       outstanding++;
     }
-    pool.execute(() -> runUnit(u, false));
+    tagged.execute(() -> runUnit(u, false));
   }
 
   private void runUnit(Unit u, boolean throttled) {

@@ -54,6 +54,7 @@ final class StagingCommitter extends DtapCommitter {
 
   @Override
   public void setupTask(TaskAttemptContext context) throws IOException {
+    enterTask(context);
     Files.createDirectories(localDir.toPath());
     try {
       Files.setPosixFilePermissions(
@@ -65,6 +66,15 @@ final class StagingCommitter extends DtapCommitter {
 
   @Override
   public void commitTask(TaskAttemptContext context) throws IOException {
+    enterTask(context);
+    try {
+      uploadAndRecord(context);
+    } finally {
+      AuditContext.leaveTask();
+    }
+  }
+
+  private void uploadAndRecord(TaskAttemptContext context) throws IOException {
     List<java.nio.file.Path> local = localFiles();
     // a commit deletes the attempt's files last: none left may be a repeated commit
     if (local.isEmpty() && alreadyCommitted(attemptId(context))) {

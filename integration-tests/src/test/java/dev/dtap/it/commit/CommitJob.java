@@ -42,6 +42,13 @@ final class CommitJob {
     }
   }
 
+  /**
+   * @return the job's id, which the committers use as its unique id
+   */
+  JobID id() {
+    return id;
+  }
+
   /** Something to do between the tasks' commits and job commit. */
   interface BeforeJobCommit {
     void run() throws Exception;

@@ -9,14 +9,20 @@ import java.io.File;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.security.alias.CredentialProvider;
 import org.apache.hadoop.security.alias.CredentialProviderFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -164,7 +170,9 @@ class ITestCommitterCredentialsAndProxy {
       long forwardedBefore = proxy.forwarded();
       int logged = proxy.log().size();
       Path dest = new Path("dtap://" + tap + "/out");
-      new CommitJob(conf, dest).run(3, () -> {});
+      CommitJob commitJob = new CommitJob(conf, dest);
+      commitJob.run(3, () -> {});
+      String jobId = commitJob.id().toString();
       long server = 0;
       for (long n : MinioFixture.delta(before, minio.requestCounts()).values()) {
         server += n;
@@ -176,35 +184,62 @@ class ITestCommitterCredentialsAndProxy {
       assertThat(proxy.challenged())
           .as("clients were asked for the proxy's credentials")
           .isGreaterThan(0);
-      List<CountingProxy.Forwarded> job = proxy.log().subList(logged, proxy.log().size());
-      assertThat(auditedAs(job, "POST", "uploads", "dtap_committer_initiate"))
+      List<CountingProxy.Forwarded> all = proxy.log();
+      List<CountingProxy.Forwarded> job = all.subList(logged, all.size());
+      // tasks' requests name the job and their attempt, job commit's the job only, as S3A's
+      // committers' requests do; part uploads and completions run on pool threads
+      assertThat(auditedAs(job, "POST", "uploads", "dtap_committer_initiate", jobId, true))
           .as("initiates among %s", job)
-          .isEqualTo(3);
-      assertThat(auditedAs(job, "PUT", "partNumber", "dtap_committer_upload_part"))
+          .containsExactlyInAnyOrder(attempts(commitJob, 3));
+      assertThat(auditedAs(job, "PUT", "partNumber", "dtap_committer_upload_part", jobId, true))
           .as("parts among %s", job)
-          .isEqualTo(3);
-      assertThat(auditedAs(job, "POST", "uploadId", "dtap_committer_complete"))
+          .containsExactlyInAnyOrder(attempts(commitJob, 3));
+      assertThat(auditedAs(job, "POST", "uploadId", "dtap_committer_complete", jobId, false))
           .as("completes among %s", job)
-          .isEqualTo(3);
+          .containsExactly("", "", "");
     }
   }
 
   /**
-   * Counts the multipart requests of one kind, checking that each carries the {@code Referer} of
-   * S3A's logging auditor (on by default) naming the committers' span, whichever way it was sent.
+   * The multipart requests of one kind, checking that each carries the {@code Referer} of S3A's
+   * logging auditor (on by default) naming the committers' span and the job, whichever way it was
+   * sent.
+   *
+   * @return the task attempt each request names ({@code ta=}), or "" for none; a task's request
+   *     without one, or a job's with one, fails the test
    */
-  private static long auditedAs(
-      List<CountingProxy.Forwarded> requests, String method, String parameter, String span) {
-    long n = 0;
+  private static List<String> auditedAs(
+      List<CountingProxy.Forwarded> requests,
+      String method,
+      String parameter,
+      String span,
+      String jobId,
+      boolean taskSide) {
+    List<String> attempts = new ArrayList<>();
     for (CountingProxy.Forwarded r : requests) {
       String query = URI.create(r.target).getRawQuery();
       if (r.method.equals(method)
           && query != null
           && Arrays.asList(query.replaceAll("=[^&]*", "").split("&")).contains(parameter)) {
-        assertThat(r.referer).as("S3A's audit header on %s", r).contains("op=" + span);
-        n++;
+        assertThat(r.referer)
+            .as("S3A's audit header on %s", r)
+            .contains("op=" + span)
+            .contains("ji=" + jobId);
+        Matcher attempt = Pattern.compile("[?&]ta=([^&]*)").matcher(r.referer);
+        assertThat(attempt.find())
+            .as("a task attempt named in the audit header of %s", r)
+            .isEqualTo(taskSide);
+        attempts.add(taskSide ? attempt.group(1) : "");
       }
     }
-    return n;
+    return attempts;
+  }
+
+  private static String[] attempts(CommitJob job, int tasks) {
+    String[] ids = new String[tasks];
+    for (int t = 0; t < tasks; t++) {
+      ids[t] = new TaskAttemptID(new TaskID(job.id(), TaskType.MAP, t), 0).toString();
+    }
+    return ids;
   }
 }
