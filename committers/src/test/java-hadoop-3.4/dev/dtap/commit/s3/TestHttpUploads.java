@@ -17,15 +17,20 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.audit.AuditConstants;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -147,6 +152,7 @@ class TestHttpUploads {
     List<ScriptedS3.Request> sent = server.requests();
     assertThat(sent).hasSize(4);
     String[] ops = {"initiate", "upload_part", "complete", "put"};
+    Set<String> spanIds = new HashSet<>();
     for (int i = 0; i < ops.length; i++) {
       ScriptedS3.Request r = sent.get(i);
       assertThat(r.header("referer"))
@@ -156,10 +162,13 @@ class TestHttpUploads {
       assertThat(r.header("authorization"))
           .as("signed, as the SDK signs the header its interceptor added")
           .contains("referer");
+      Matcher span =
+          Pattern.compile("[?&]" + AuditConstants.PARAM_ID + "=([^&]+)")
+              .matcher(r.header("referer"));
+      assertThat(span.find()).as("a span id in %s", r.header("referer")).isTrue();
+      spanIds.add(span.group(1));
     }
-    assertThat(sent.get(0).header("referer"))
-        .as("each request has a span of its own")
-        .isNotEqualTo(sent.get(1).header("referer"));
+    assertThat(spanIds).as("each request has a span of its own").hasSize(ops.length);
   }
 
   @Test
@@ -173,6 +182,24 @@ class TestHttpUploads {
         .put("warehouse/rec", new byte[] {1});
     assertThat(server.last().header("user-agent"))
         .startsWith("nightly-report, " + hadoop + " dtap-committers");
+  }
+
+  @Test
+  void theReferrerLeavesOutWhatS3asFilterDrops() throws Exception {
+    List<String> filtered = List.of("pr", "ps", "t0");
+    store(Map.of(), Map.of()).put("warehouse/rec", new byte[] {1});
+    for (String key : filtered) {
+      assertThat(server.last().header("referer")).containsPattern("[?&]" + key + "=");
+    }
+    fs.close();
+    fs = null;
+    store(Map.of("fs.s3a.audit.referrer.filter", String.join(",", filtered)), Map.of())
+        .put("warehouse/rec", new byte[] {1});
+    String referer = server.last().header("referer");
+    assertThat(referer).contains("op=dtap_committer_put").contains("p1=warehouse");
+    for (String key : filtered) {
+      assertThat(referer).as("filtered out").doesNotContainPattern("[?&]" + key + "=");
+    }
   }
 
   @Test

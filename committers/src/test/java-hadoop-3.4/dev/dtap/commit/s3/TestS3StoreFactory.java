@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dtap.commit.CommitTesting;
 import dev.dtap.commit.store.MultipartStore;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -122,6 +123,22 @@ class TestS3StoreFactory {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("fs.dtap.committer.signed-payload=false")
         .hasMessageContaining("fs.s3a.proxy.domain");
+  }
+
+  @Test
+  void aTapWhoseS3aRefusesMultipartUploadsFailsAtInitializeNamingTheKey() {
+    for (String transport : List.of("auto", "s3a")) {
+      assertThatThrownBy(
+              () ->
+                  uploads(
+                      Map.of("fs.s3a.multipart.uploads.enabled", "false"),
+                      Map.of("fs.dtap.committer.transport", transport)))
+          .as(transport)
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("fs.s3a.multipart.uploads.enabled")
+          .hasMessageContaining("'lake'")
+          .hasMessageNotContaining("127.0.0.1");
+    }
   }
 
   @Test

@@ -92,8 +92,9 @@ class TestAuditHeaders {
     Map<String, List<String>> h = headers();
     AuditHeaders.add(null, PUT, SdkHttpMethod.PUT, URI_OF_KEY, h, "put", "dtap://lake/k");
     TestS3aSpans.RecordingSource source = new TestS3aSpans.RecordingSource();
-    AuditSpan plain = source.createSpan("dtap_committer_put", "k", null);
-    AuditHeaders.add(plain, PUT, SdkHttpMethod.PUT, URI_OF_KEY, h, "put", "dtap://lake/k");
+    try (AuditSpan plain = source.createSpan("dtap_committer_put", "k", null)) {
+      AuditHeaders.add(plain, PUT, SdkHttpMethod.PUT, URI_OF_KEY, h, "put", "dtap://lake/k");
+    }
     assertThat(h).isEqualTo(headers());
   }
 
