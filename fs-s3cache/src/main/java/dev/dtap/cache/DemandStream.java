@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -18,7 +19,10 @@ import org.apache.hadoop.fs.FileRange;
 /**
  * The backend stream a reader's misses go through, opened on first use with the caller's read
  * options and reused, so that a sequential pass is one backend read as far as the backend allows.
- * The reader and its readahead share it.
+ * The reader and its readahead share it. A stream that failed a read (other than by reaching the
+ * end) is let go of before the next read, which opens another: some backend streams (S3A's
+ * analytics stream of Hadoop 3.5) count themselves closed after a failure and would fail every
+ * later read.
  *
  * <p>Thread-safe: one read at a time. {@link #readOn} relies on it: the backend stream's position
  * is only moved under this object's lock, as backend streams are not all safe for concurrent seeks
@@ -54,10 +58,21 @@ final class DemandStream {
       // a positioned read racing the reader's close: opening another stream would leak it
       throw closedError.get();
     }
+    if (current != null && current.failed) {
+      release();
+    }
     if (current == null) {
       current = new Backend(source.open(null));
     }
     return current;
+  }
+
+  /** Marks the stream failed unless the failure is the end of the object, and hands it back. */
+  private static IOException failed(Backend b, IOException e) {
+    if (!(e instanceof EOFException)) {
+      b.failed = true;
+    }
+    return e;
   }
 
   /**
@@ -66,7 +81,12 @@ final class DemandStream {
    * @throws IOException on backend failure, or EOF before the range ends
    */
   synchronized void readFully(long position, byte[] buf, int off, int len) throws IOException {
-    BackendSource.readFully(backend().in, position, buf, off, len);
+    Backend b = backend();
+    try {
+      BackendSource.readFully(b.in, position, buf, off, len);
+    } catch (IOException e) {
+      throw failed(b, e);
+    }
   }
 
   /**
@@ -80,24 +100,31 @@ final class DemandStream {
    * @throws IOException on backend failure, or EOF before the range ends
    */
   synchronized void readOn(long position, byte[] buf, int off, int len) throws IOException {
-    FSDataInputStream in = backend().in;
+    Backend b = backend();
+    FSDataInputStream in = b.in;
     boolean continues = position == passEnd;
     passEnd = position + len;
-    if (in.getPos() != position) {
-      if (!continues) {
-        BackendSource.readFully(in, position, buf, off, len);
-        return;
-      }
-      in.seek(position);
-    }
     try {
+      if (in.getPos() != position) {
+        if (!continues) {
+          BackendSource.readFully(in, position, buf, off, len);
+          return;
+        }
+        in.seek(position);
+      }
       in.readFully(buf, off, len); // DataInputStream's: reads on until len bytes or the end
     } catch (EOFException e) {
       passEnd = -1;
+      if (!continues) {
+        throw e;
+      }
       EOFException eof =
           new EOFException("Backend ended at " + in.getPos() + " before " + (position + len));
       eof.initCause(e);
       throw eof;
+    } catch (IOException e) {
+      passEnd = -1;
+      throw failed(b, e);
     }
   }
 
@@ -110,11 +137,15 @@ final class DemandStream {
   synchronized void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
       throws IOException {
     Backend b = backend();
-    b.in.readVectored(ranges, allocate);
+    try {
+      b.in.readVectored(ranges, allocate);
+    } catch (IOException e) {
+      throw failed(b, e);
+    }
     for (FileRange r : ranges) {
       b.outstanding.incrementAndGet();
       // the callback holds the stream, never the range's buffer
-      r.getData().whenComplete((data, failure) -> b.rangeDone());
+      r.getData().whenComplete((data, failure) -> b.rangeDone(failure));
     }
   }
 
@@ -159,11 +190,18 @@ final class DemandStream {
     final AtomicBoolean closed = new AtomicBoolean();
     volatile boolean released;
 
+    /** A read failed on it: the next read opens another stream. */
+    volatile boolean failed;
+
     Backend(FSDataInputStream in) {
       this.in = in;
     }
 
-    void rangeDone() {
+    void rangeDone(Throwable failure) {
+      Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+      if (cause != null && !(cause instanceof EOFException)) {
+        failed = true;
+      }
       if (outstanding.decrementAndGet() == 0 && released) {
         try {
           // not on the thread completing the last range: that is the backend's own, and a

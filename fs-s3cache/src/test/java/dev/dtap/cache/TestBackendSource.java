@@ -135,6 +135,35 @@ class TestBackendSource {
         .isEqualTo(4);
   }
 
+  @Test
+  void aStreamThatFailedAReadIsLetGoAndTheNextReadOpensAnother() throws IOException {
+    RecordingFileSystem fs = new RecordingFileSystem(Answer.INTO_CALLERS_BUFFER);
+    DemandStream demand =
+        new DemandStream(source(fs), Runnable::run, () -> new IOException("closed"));
+    byte[] got = new byte[LENGTH];
+    demand.readOn(0, got, 0, 100);
+
+    fs.failNextRead = true;
+    assertThatThrownBy(() -> demand.readOn(100, got, 100, 100))
+        .isInstanceOf(IOException.class)
+        .hasMessage("connection reset");
+    // the failed stream counts itself closed, as S3A's analytics stream does after a failure
+    demand.readOn(100, got, 100, 100);
+    fs.failNextRead = true;
+    assertThatThrownBy(() -> demand.readFully(1000, got, 1000, 100)).hasMessage("connection reset");
+    demand.readFully(200, got, 200, LENGTH - 200);
+
+    assertThat(got).isEqualTo(data);
+    assertThat(fs.policies).as("backend streams opened: one per failure, and the first").hasSize(3);
+    assertThat(fs.closed).as("failed streams closed").isEqualTo(2);
+
+    // the end of the object is no failure: the stream is kept
+    assertThatThrownBy(() -> demand.readFully(LENGTH - 5, new byte[10], 0, 10))
+        .isInstanceOf(EOFException.class);
+    demand.readOn(0, got, 0, 10);
+    assertThat(fs.policies).as("no stream opened after an EOF").hasSize(3);
+  }
+
   private BackendSource source(RecordingFileSystem fs) throws IOException {
     fs.initialize(path.toUri(), new Configuration(false));
     return new BackendSource(fs, path, fs.getFileStatus(path), new Configuration(false));
@@ -154,6 +183,10 @@ class TestBackendSource {
     final List<String> policies = new ArrayList<>();
     int otherReads;
     int positioned;
+    int closed;
+
+    /** Fails the next positioned or sequential read, after which the stream refuses every read. */
+    boolean failNextRead;
 
     RecordingFileSystem(Answer answer) {
       this.answer = answer;
@@ -173,8 +206,27 @@ class TestBackendSource {
     }
 
     private final class Stream extends CapabilityFileSystem.Bare {
+      private boolean dead;
+
       Stream(byte[] bytes) {
         super(bytes);
+      }
+
+      private void failIfAsked() throws IOException {
+        if (dead) {
+          throw new IOException("stream closed after an earlier failure");
+        }
+        if (failNextRead) {
+          failNextRead = false;
+          dead = true;
+          throw new IOException("connection reset");
+        }
+      }
+
+      @Override
+      public void close() throws IOException {
+        closed++;
+        super.close();
       }
 
       @Override
@@ -198,7 +250,8 @@ class TestBackendSource {
       }
 
       @Override
-      public int read(long position, byte[] buffer, int offset, int length) {
+      public int read(long position, byte[] buffer, int offset, int length) throws IOException {
+        failIfAsked();
         otherReads++;
         positioned++;
         if (position >= data.length) {
@@ -210,13 +263,14 @@ class TestBackendSource {
       }
 
       @Override
-      public int read() {
+      public int read() throws IOException {
         otherReads++;
         return super.read();
       }
 
       @Override
-      public int read(byte[] b, int off, int len) {
+      public int read(byte[] b, int off, int len) throws IOException {
+        failIfAsked();
         otherReads++;
         return super.read(b, off, len);
       }

@@ -80,12 +80,12 @@ public class CapabilityFileSystem extends RawLocalFileSystem {
     }
 
     @Override
-    public int read() {
+    public int read() throws IOException {
       return pos < data.length ? data[pos++] & 0xff : -1;
     }
 
     @Override
-    public int read(byte[] b, int off, int len) {
+    public int read(byte[] b, int off, int len) throws IOException {
       if (pos >= data.length) {
         return -1;
       }
