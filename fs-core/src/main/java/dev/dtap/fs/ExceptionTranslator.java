@@ -42,6 +42,12 @@ final class ExceptionTranslator {
   /** Schemes whose messages name objects by key, without a leading slash. */
   private static final List<String> OBJECT_STORES = Arrays.asList("s3a", "s3", "s3n", "gs", "oss");
 
+  /**
+   * Schemes that name the same S3 bucket: S3A's own messages say {@code s3a://}, while the AWS
+   * analytics stream S3A 3.5 reads through names objects {@code s3://bucket/key}.
+   */
+  private static final List<String> S3_SCHEMES = Arrays.asList("s3a", "s3n", "s3");
+
   private final String tap;
   private final Runnable onFailure;
   private final Pattern rootPattern;
@@ -59,7 +65,10 @@ final class ExceptionTranslator {
   ExceptionTranslator(String tap, URI backendRoot, Runnable onFailure) {
     this.tap = tap;
     this.onFailure = onFailure;
-    String scheme = Pattern.quote(backendRoot.getScheme());
+    String scheme =
+        S3_SCHEMES.contains(backendRoot.getScheme())
+            ? "(?:s3a|s3n|s3)"
+            : Pattern.quote(backendRoot.getScheme());
     String authority = backendRoot.getAuthority() == null ? "" : backendRoot.getAuthority();
     String rootPath = backendRoot.getPath() == null ? "" : backendRoot.getPath();
     if (rootPath.equals("/")) {
@@ -83,7 +92,7 @@ final class ExceptionTranslator {
     this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:\\]])");
     this.backendPattern =
         Pattern.compile(
-            scheme + "://" + Pattern.quote(authority) + (authority.isEmpty() ? "/" : ""));
+            scheme + "://" + Pattern.quote(authority) + (authority.isEmpty() ? "/" : "/?"));
   }
 
   /**

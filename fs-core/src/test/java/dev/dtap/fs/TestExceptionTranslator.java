@@ -27,6 +27,13 @@ class TestExceptionTranslator {
   void messagesSpeakDtap() {
     assertThat(s3.translate("getFileStatus on s3a://bucket/warehouse/t/part-0: not found"))
         .isEqualTo("getFileStatus on dtap://lake/t/part-0: not found");
+    assertThat(
+            s3.translate(
+                "Client error accessing s3://bucket/warehouse/t/part-0, failed with: reset"))
+        .as("S3A 3.5's analytics stream names objects with the s3 scheme")
+        .isEqualTo("Client error accessing dtap://lake/t/part-0, failed with: reset");
+    assertThat(s3.translate("listing s3n://bucket/other"))
+        .isEqualTo("listing [backend of tap 'lake']/other");
     assertThat(hdfs.translate("File does not exist: /data/logs/a.log"))
         .isEqualTo("File does not exist: dtap://hist/logs/a.log");
     assertThat(
