@@ -144,6 +144,10 @@ public final class CommitRecovery {
       String uuid = probe.layout.uuid();
       Optional<CommitIntent> intent = probe.intent();
       boolean forward = mode == Mode.RECOVER && intent.isPresent();
+      if (!dryRun) {
+        // a store's access log then ties recovery's completes and aborts to the job they finish
+        AuditContext.enterJob(uuid);
+      }
       if (dryRun) {
         long entries = journal(jobs.store, probe.layout)[1];
         reports.add(

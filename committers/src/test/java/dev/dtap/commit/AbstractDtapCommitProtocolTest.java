@@ -14,6 +14,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.audit.AuditConstants;
+import org.apache.hadoop.fs.audit.CommonAuditContext;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
@@ -181,9 +183,22 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
             }
           });
       assertThatThrownBy(job::commit).as(crashAt).hasMessageContaining("simulated crash");
-      CommitTesting.onCommitStep(null);
+      // recovery runs in a fresh process, with no job named on its thread
+      CommonAuditContext.currentAuditContext().remove(AuditConstants.PARAM_JOB_ID);
+      List<String> stepsAs = new ArrayList<>();
+      CommitTesting.onCommitStep(
+          (step, n) ->
+              stepsAs.add(
+                  CommonAuditContext.currentAuditContext().get(AuditConstants.PARAM_JOB_ID)));
       List<CommitRecovery.JobReport> reports = CommitRecovery.recover(out, conf, false);
+      CommitTesting.onCommitStep(null);
       boolean decided = !crashAt.equals(CommitSteps.LISTED);
+      if (!reports.isEmpty() && reports.get(0).action.equals("committed")) {
+        assertThat(stepsAs)
+            .as("recovery's requests are tagged with the job it finishes")
+            .isNotEmpty()
+            .containsOnly(reports.get(0).jobUuid);
+      }
       if (decided) {
         assertThat(output(out))
             .as("after recovery from a crash at " + crashAt)
