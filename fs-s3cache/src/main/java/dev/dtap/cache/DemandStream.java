@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -104,9 +103,11 @@ final class DemandStream {
     FSDataInputStream in = b.in;
     boolean continues = position == passEnd;
     passEnd = position + len;
+    boolean positioned = false;
     try {
       if (in.getPos() != position) {
         if (!continues) {
+          positioned = true;
           BackendSource.readFully(in, position, buf, off, len);
           return;
         }
@@ -115,8 +116,8 @@ final class DemandStream {
       in.readFully(buf, off, len); // DataInputStream's: reads on until len bytes or the end
     } catch (EOFException e) {
       passEnd = -1;
-      if (!continues) {
-        throw e;
+      if (positioned) {
+        throw e; // the positioned read's own EOF already says where the object ended
       }
       EOFException eof =
           new EOFException("Backend ended at " + in.getPos() + " before " + (position + len));
@@ -198,7 +199,7 @@ final class DemandStream {
     }
 
     void rangeDone(Throwable failure) {
-      Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+      Throwable cause = failure == null ? null : VectoredRead.unwrap(failure);
       if (cause != null && !(cause instanceof EOFException)) {
         failed = true;
       }

@@ -126,6 +126,11 @@ class TestBackendSource {
         .isInstanceOf(EOFException.class)
         .hasMessage("Backend ended at " + LENGTH + " before " + (LENGTH + 5));
     assertThat(fs.positioned).as("positioned reads after the pass off the end").isEqualTo(2);
+    // no continuation, but the stream is already there: it reads on, and says where it ended
+    assertThatThrownBy(() -> demand.readOn(LENGTH, new byte[5], 0, 5))
+        .isInstanceOf(EOFException.class)
+        .hasMessage("Backend ended at " + LENGTH + " before " + (LENGTH + 5));
+    assertThat(fs.positioned).as("positioned reads after reading on at the end").isEqualTo(2);
     // a read after it is no continuation: one positioned read
     assertThatThrownBy(() -> demand.readOn(LENGTH - 5, new byte[10], 0, 10))
         .isInstanceOf(EOFException.class)
