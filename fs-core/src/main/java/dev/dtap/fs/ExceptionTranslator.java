@@ -92,7 +92,11 @@ final class ExceptionTranslator {
     this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:\\]])");
     this.backendPattern =
         Pattern.compile(
-            scheme + "://" + Pattern.quote(authority) + (authority.isEmpty() ? "/" : "/?"));
+            scheme
+                + "://"
+                + Pattern.quote(authority)
+                // the whole authority: s3a://data is not s3a://data-archive nor s3a://data.old
+                + (authority.isEmpty() ? "/" : "(?![\\w.-])/?"));
   }
 
   /**

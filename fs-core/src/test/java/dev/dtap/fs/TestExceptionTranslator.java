@@ -34,6 +34,10 @@ class TestExceptionTranslator {
         .isEqualTo("Client error accessing dtap://lake/t/part-0, failed with: reset");
     assertThat(s3.translate("listing s3n://bucket/other"))
         .isEqualTo("listing [backend of tap 'lake']/other");
+    assertThat(s3.translate("listing s3://bucket-archive/k and s3a://bucket.old/k"))
+        .as("another bucket whose name starts with the tap's is not the tap's")
+        .isEqualTo("listing s3://bucket-archive/k and s3a://bucket.old/k");
+    assertThat(s3.translate("listing s3a://bucket")).isEqualTo("listing [backend of tap 'lake']/");
     assertThat(hdfs.translate("File does not exist: /data/logs/a.log"))
         .isEqualTo("File does not exist: dtap://hist/logs/a.log");
     assertThat(
