@@ -1,5 +1,6 @@
 package dev.dtap.commit;
 
+import java.io.IOException;
 import java.util.concurrent.Executor;
 import org.apache.hadoop.fs.audit.AuditConstants;
 import org.apache.hadoop.fs.audit.CommonAuditContext;
@@ -11,7 +12,8 @@ import org.apache.hadoop.fs.audit.CommonAuditContext;
  * opens ({@code ji=<job>}, {@code ta=<attempt>}), so a store's access log attributes each upload,
  * commit and abort to its job and attempt. Requests run on pool threads as well (part uploads, job
  * commit's completions): {@link #carrying} hands the submitting thread's ids to the pool thread for
- * the length of the work, and gives the pool thread its own back afterwards.
+ * the length of the work, and gives the pool thread its own back afterwards. A magic file's
+ * requests carry the attempt its path names ({@link #callAs}), whichever thread writes it.
  *
  * <p>Thread-safe: each method reads or edits the calling thread's context only.
  */
@@ -69,17 +71,47 @@ final class AuditContext {
   }
 
   private static void runAs(String job, String attempt, Runnable work) {
-    CommonAuditContext own = CommonAuditContext.currentAuditContext();
-    String ownJob = own.get(JOB);
-    String ownAttempt = own.get(ATTEMPT);
-    set(own, JOB, job);
-    set(own, ATTEMPT, attempt);
+    String[] own = tag(job, attempt);
     try {
       work.run();
     } finally {
-      set(own, JOB, ownJob);
-      set(own, ATTEMPT, ownAttempt);
+      tag(own[0], own[1]);
     }
+  }
+
+  /**
+   * Runs store requests tagged with a job and task attempt whatever thread runs them, and gives the
+   * thread its own ids back afterwards. A magic file knows its attempt from its path, while the
+   * thread writing it may be one the task started itself, which never ran the task's setup.
+   *
+   * @param job the job's unique id
+   * @param attempt the task attempt
+   * @param requests the requests
+   * @return what they return
+   * @throws IOException what they throw
+   */
+  static <T> T callAs(String job, String attempt, StoreCall<T> requests) throws IOException {
+    String[] own = tag(job, attempt);
+    try {
+      return requests.call();
+    } finally {
+      tag(own[0], own[1]);
+    }
+  }
+
+  /** Sets this thread's ids, null removing one; returns the job and attempt it had. */
+  private static String[] tag(String job, String attempt) {
+    CommonAuditContext context = CommonAuditContext.currentAuditContext();
+    String[] had = {context.get(JOB), context.get(ATTEMPT)};
+    set(context, JOB, job);
+    set(context, ATTEMPT, attempt);
+    return had;
+  }
+
+  /** Store requests that may fail. */
+  @FunctionalInterface
+  interface StoreCall<T> {
+    T call() throws IOException;
   }
 
   private static void set(CommonAuditContext context, String key, String value) {

@@ -121,7 +121,9 @@ final class MagicOutputStream extends OutputStream {
     if (uploadId != null) {
       return;
     }
-    JournaledUpload started = JournaledUpload.start(store, layout, key, attempt);
+    JournaledUpload started =
+        AuditContext.callAs(
+            layout.uuid(), attempt, () -> JournaledUpload.start(store, layout, key, attempt));
     uploadId = started.uploadId();
     journalName = started.entryName();
   }
@@ -148,7 +150,9 @@ final class MagicOutputStream extends OutputStream {
           UploadedPart uploaded = null;
           Throwable failed = null;
           try {
-            uploaded = store.uploadPart(key, id, number, data);
+            uploaded =
+                AuditContext.callAs(
+                    layout.uuid(), attempt, () -> store.uploadPart(key, id, number, data));
           } catch (Throwable t) {
             failed = t;
           } finally {
@@ -205,7 +209,14 @@ final class MagicOutputStream extends OutputStream {
       done = new PendingFile(key, uploadId, journalName, total, uploaded);
       if (recordClose) {
         // task commit may run in another filesystem instance, which holds no state of this one
-        store.put(layout.closedDir(attempt) + journalName, done.encode());
+        byte[] record = done.encode();
+        AuditContext.callAs(
+            layout.uuid(),
+            attempt,
+            () -> {
+              store.put(layout.closedDir(attempt) + journalName, record);
+              return null;
+            });
       }
     } catch (IOException | RuntimeException e) {
       if (uploadId != null) {
@@ -248,7 +259,7 @@ final class MagicOutputStream extends OutputStream {
 
   private void abortQuietly(String id) {
     try {
-      store.abort(key, id);
+      AuditContext.callAs(layout.uuid(), attempt, () -> store.abort(key, id));
     } catch (IOException e) {
       // the journal still lists the upload: job commit or abort finds it
       LOG.warn("Could not abort upload {} of {}: {}", id, magicPath, e.toString());

@@ -2,7 +2,16 @@ package dev.dtap.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.commit.store.MultipartStore;
+import dev.dtap.commit.store.PartData;
+import dev.dtap.commit.store.UploadedPart;
+import dev.dtap.commit.testing.ForwardingStore;
+import dev.dtap.commit.testing.LocalMultipartStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -12,6 +21,7 @@ import org.apache.hadoop.fs.audit.AuditConstants;
 import org.apache.hadoop.fs.audit.CommonAuditContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TestAuditContext {
   private final ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -81,5 +91,59 @@ class TestAuditContext {
             });
     ran.get(1, TimeUnit.MINUTES);
     assertThat(idsOnThePool()).containsExactly("pool-thread-job", null);
+  }
+
+  @Test
+  void aMagicFileWrittenOnAThreadThatNeverRanTheTaskIsTaggedWithTheAttemptItsPathNames(
+      @TempDir Path dir) throws Exception {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    MultipartStore store =
+        new ForwardingStore(new LocalMultipartStore(dir.resolve("uploads"))) {
+          @Override
+          public String initiate(String key) throws IOException {
+            seen.add("initiate " + ids());
+            return super.initiate(key);
+          }
+
+          @Override
+          public UploadedPart uploadPart(String key, String id, int number, PartData data)
+              throws IOException {
+            seen.add("part " + ids());
+            return super.uploadPart(key, id, number, data);
+          }
+
+          @Override
+          public void put(String key, byte[] data) throws IOException {
+            seen.add("put " + ids());
+            super.put(key, data);
+          }
+        };
+    String attempt = "attempt_202611290001_0001_m_000001_0";
+    JobLayout layout = new JobLayout("out", "job-uuid-1");
+    // a thread the task started itself, still tagged from an attempt it served before
+    AuditContext.enterTask("job-old", "attempt_202611290001_0000_m_000009_0");
+    MagicOutputStream out =
+        new MagicOutputStream(
+            store,
+            layout,
+            "out/part-0",
+            attempt,
+            new AttemptFiles(),
+            "/out/__magic_job-job-uuid-1/" + attempt + "/__base/part-0",
+            1024,
+            2,
+            AuditContext.carrying(pool),
+            true);
+    out.write(new byte[2500]);
+    out.close();
+
+    assertThat(seen)
+        .as("every request of the file: initiate, journal entry, 3 parts, close record")
+        .hasSize(6)
+        .allSatisfy(request -> assertThat(request).endsWith("[job-uuid-1, " + attempt + "]"));
+    assertThat(ids())
+        .as("the writing thread gets its own ids back")
+        .containsExactly("job-old", "attempt_202611290001_0000_m_000009_0");
+    assertThat(idsOnThePool()).as("and so does the pool's").containsExactly(null, null);
   }
 }
