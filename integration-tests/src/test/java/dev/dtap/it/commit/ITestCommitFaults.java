@@ -3,6 +3,7 @@ package dev.dtap.it.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.commit.CommitRecovery;
+import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReliabilityLog;
@@ -161,6 +162,7 @@ class ITestCommitFaults {
           am.commitJob(jobContext);
           outcome = "committed";
         } catch (IOException e) {
+          assertHidesTheBucket(e);
           proxy.faults().heal();
           if (killed) {
             minio.restart(); // the operator brings the store back, then recovers the job
@@ -170,6 +172,7 @@ class ITestCommitFaults {
           try {
             r = describe(CommitRecovery.recover(jobDest, conf(tap, committer, false), false));
           } catch (IOException lost) {
+            assertHidesTheBucket(lost);
             // the store lost an upload in its crash (a completion it was carrying out when it
             // was killed): the job cannot be made whole, so the operator rolls it back
             assertThat(killed).as("only a killed store loses uploads: " + lost).isTrue();
@@ -249,6 +252,11 @@ class ITestCommitFaults {
         "0");
   }
 
+  /** A failed task attempt, job commit or recovery names no bucket, whatever the fault. */
+  private void assertHidesTheBucket(IOException e) {
+    assertThat(ErrorText.of(e)).as("the error hides the backend").doesNotContain(bucket);
+  }
+
   private static String describe(List<CommitRecovery.JobReport> reports) {
     StringBuilder r = new StringBuilder();
     for (CommitRecovery.JobReport report : reports) {
@@ -318,6 +326,7 @@ class ITestCommitFaults {
         written.putAll(files);
         return attempt;
       } catch (IOException e) {
+        assertHidesTheBucket(e);
         last = e;
         c.abortTask(ctx); // as the MapReduce AM does before it runs a new attempt
       }

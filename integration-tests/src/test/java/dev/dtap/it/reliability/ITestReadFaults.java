@@ -3,6 +3,7 @@ package dev.dtap.it.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.cache.CacheAdmin;
+import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReliabilityLog;
@@ -178,8 +179,8 @@ class ITestReadFaults {
                 + " exchange(s), requests "
                 + (proxy.requests() - requests);
       } catch (IOException e) {
-        assertThat(chain(e)).as("the error names the dtap path").contains(path.toString());
-        assertThat(chain(e)).as("the error hides the backend").doesNotContain(bucket);
+        assertThat(ErrorText.of(e)).as("the error names the dtap path").contains(path.toString());
+        assertThat(ErrorText.of(e)).as("the error hides the backend").doesNotContain(bucket);
         outcome = "IOException naming " + "the dtap path (" + e.getClass().getSimpleName() + ")";
       } finally {
         proxy.faults().heal();
@@ -201,14 +202,6 @@ class ITestReadFaults {
         injected.describe(),
         outcome,
         "0");
-  }
-
-  private static String chain(Throwable e) {
-    StringBuilder b = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      b.append(t).append(" / ");
-    }
-    return b.toString();
   }
 
   /** Reads in the given way, checking every byte, and calls {@code fault} part-way through. */

@@ -2,6 +2,7 @@ package dev.dtap.it.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReliabilityLog;
@@ -156,8 +157,8 @@ class ITestWriteFaults {
         }
         outcome = "written whole";
       } catch (IOException e) {
-        assertThat(describe(e)).as("the error names the dtap path").contains(path.toString());
-        assertThat(describe(e)).as("the error hides the backend").doesNotContain(bucket);
+        assertThat(ErrorText.of(e)).as("the error names the dtap path").contains(path.toString());
+        assertThat(ErrorText.of(e)).as("the error hides the backend").doesNotContain(bucket);
         outcome = "IOException naming the dtap path (" + e.getClass().getSimpleName() + ")";
       } finally {
         proxy.faults().heal();
@@ -218,13 +219,5 @@ class ITestWriteFaults {
     byte[] b = new byte[n];
     new Random(seed).nextBytes(b);
     return b;
-  }
-
-  private static String describe(Throwable e) {
-    StringBuilder b = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      b.append(t).append(" / ");
-    }
-    return b.toString();
   }
 }
