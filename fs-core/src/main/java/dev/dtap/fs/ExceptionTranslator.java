@@ -95,8 +95,9 @@ final class ExceptionTranslator {
             scheme
                 + "://"
                 + Pattern.quote(authority)
-                // the whole authority: s3a://data is not s3a://data-archive nor s3a://data.old
-                + (authority.isEmpty() ? "/" : "(?![\\w.-])/?"));
+                // the whole authority: s3a://data is not s3a://data-archive nor s3a://data.old,
+                // while a sentence may end right after it ("... in s3a://data.")
+                + (authority.isEmpty() ? "/" : "(?![\\w-]|\\.[\\w-])/?"));
   }
 
   /**

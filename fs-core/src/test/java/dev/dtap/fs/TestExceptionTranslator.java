@@ -38,6 +38,11 @@ class TestExceptionTranslator {
         .as("another bucket whose name starts with the tap's is not the tap's")
         .isEqualTo("listing s3://bucket-archive/k and s3a://bucket.old/k");
     assertThat(s3.translate("listing s3a://bucket")).isEqualTo("listing [backend of tap 'lake']/");
+    for (String end : new String[] {".", ":", "?", ",", ". Retry", ")"}) {
+      assertThat(s3.translate("no access to s3a://bucket" + end))
+          .as("the bucket followed by '%s'", end)
+          .isEqualTo("no access to [backend of tap 'lake']/" + end);
+    }
     assertThat(hdfs.translate("File does not exist: /data/logs/a.log"))
         .isEqualTo("File does not exist: dtap://hist/logs/a.log");
     assertThat(
