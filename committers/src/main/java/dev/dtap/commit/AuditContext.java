@@ -84,11 +84,12 @@ final class AuditContext {
    * thread its own ids back afterwards. A magic file knows its attempt from its path, while the
    * thread writing it may be one the task started itself, which never ran the task's setup.
    *
+   * @param <T> what the requests return
    * @param job the job's unique id
-   * @param attempt the task attempt
+   * @param attempt the task attempt, or null for the job's own requests
    * @param requests the requests
    * @return what they return
-   * @throws IOException what they throw
+   * @throws IOException what they throw (runtime exceptions pass through as well)
    */
   static <T> T callAs(String job, String attempt, StoreCall<T> requests) throws IOException {
     String[] own = tag(job, attempt);

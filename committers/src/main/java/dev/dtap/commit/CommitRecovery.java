@@ -16,6 +16,10 @@ import org.apache.hadoop.fs.RemoteIterator;
  * the end; a job whose commit had not begun has every journaled upload aborted. Either way its
  * directory is removed and no pending upload it started is left. Only run it for jobs that are no
  * longer running: a live job's uploads would be aborted under it.
+ *
+ * <p>Each job's requests are tagged with its unique id in Hadoop's audit context ({@code ji=}, as
+ * the job's own were), and the calling thread's ids are given back when it is settled. Thread-safe:
+ * each call works on its own listing.
  */
 public final class CommitRecovery {
   /** What recovery did, or would do, for one job. Immutable. */
@@ -141,38 +145,43 @@ public final class CommitRecovery {
     Jobs jobs = new Jobs(dest, conf, mode == Mode.RECOVER ? "Recovery" : "Abort");
     while (jobs.hasNext()) {
       CommitContext probe = jobs.next();
-      String uuid = probe.layout.uuid();
-      Optional<CommitIntent> intent = probe.intent();
-      boolean forward = mode == Mode.RECOVER && intent.isPresent();
-      if (!dryRun) {
-        // a store's access log then ties recovery's completes and aborts to the job they finish
-        AuditContext.enterJob(uuid);
-      }
-      if (dryRun) {
-        long entries = journal(jobs.store, probe.layout)[1];
-        reports.add(
-            new JobReport(uuid, forward ? "would be committed" : "would be aborted", 0, entries));
-      } else if (forward) {
-        CommitContext c =
-            new CommitContext(
-                jobs.tap,
-                jobs.store,
-                probe.layout,
-                intent.get().jobId(),
-                jobs.dest,
-                jobs.config,
-                "recovery");
-        CommitSummary s = new JobCommit(c).run();
-        reports.add(
-            new JobReport(
-                uuid, "committed", s.files.get() - s.alreadyCompleted.get(), s.aborted.get()));
-        jobs.tap.metrics().jobRecovered();
-      } else {
-        reports.add(new JobReport(uuid, "aborted", 0, JobAbort.abort(probe, intent.isPresent())));
-        jobs.tap.metrics().jobRecovered();
-      }
+      // a store's access log then ties recovery's reads, completes and aborts to the job they
+      // finish; the caller's thread gets its own ids back
+      reports.add(
+          AuditContext.callAs(probe.layout.uuid(), null, () -> settle(jobs, probe, dryRun, mode)));
     }
     return reports;
+  }
+
+  private static JobReport settle(Jobs jobs, CommitContext probe, boolean dryRun, Mode mode)
+      throws IOException {
+    String uuid = probe.layout.uuid();
+    Optional<CommitIntent> intent = probe.intent();
+    boolean forward = mode == Mode.RECOVER && intent.isPresent();
+    if (dryRun) {
+      long entries = journal(jobs.store, probe.layout)[1];
+      return new JobReport(uuid, forward ? "would be committed" : "would be aborted", 0, entries);
+    }
+    JobReport report;
+    if (forward) {
+      CommitContext c =
+          new CommitContext(
+              jobs.tap,
+              jobs.store,
+              probe.layout,
+              intent.get().jobId(),
+              jobs.dest,
+              jobs.config,
+              "recovery");
+      CommitSummary s = new JobCommit(c).run();
+      report =
+          new JobReport(
+              uuid, "committed", s.files.get() - s.alreadyCompleted.get(), s.aborted.get());
+    } else {
+      report = new JobReport(uuid, "aborted", 0, JobAbort.abort(probe, intent.isPresent()));
+    }
+    jobs.tap.metrics().jobRecovered();
+    return report;
   }
 
   /** The task attempts with a journal, and the journaled uploads, of one job. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -183,21 +184,32 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
             }
           });
       assertThatThrownBy(job::commit).as(crashAt).hasMessageContaining("simulated crash");
-      // recovery runs in a fresh process, with no job named on its thread
-      CommonAuditContext.currentAuditContext().remove(AuditConstants.PARAM_JOB_ID);
-      List<String> stepsAs = new ArrayList<>();
+      // the caller's thread names another job and attempt: recovery's requests must name the job
+      // they finish, and no attempt
+      AuditContext.enterTask("caller-job", "caller-attempt");
+      // job commit's completions report from its pool threads
+      List<String> stepsAs = Collections.synchronizedList(new ArrayList<>());
       CommitTesting.onCommitStep(
-          (step, n) ->
-              stepsAs.add(
-                  CommonAuditContext.currentAuditContext().get(AuditConstants.PARAM_JOB_ID)));
+          (step, n) -> {
+            CommonAuditContext c = CommonAuditContext.currentAuditContext();
+            stepsAs.add(
+                c.get(AuditConstants.PARAM_JOB_ID)
+                    + " "
+                    + c.get(AuditConstants.PARAM_TASK_ATTEMPT_ID));
+          });
       List<CommitRecovery.JobReport> reports = CommitRecovery.recover(out, conf, false);
       CommitTesting.onCommitStep(null);
+      assertThat(CommonAuditContext.currentAuditContext().get(AuditConstants.PARAM_JOB_ID))
+          .as("the caller's ids come back after recovery")
+          .isEqualTo("caller-job");
+      AuditContext.leaveTask();
+      CommonAuditContext.currentAuditContext().remove(AuditConstants.PARAM_JOB_ID);
       boolean decided = !crashAt.equals(CommitSteps.LISTED);
       if (!reports.isEmpty() && reports.get(0).action.equals("committed")) {
         assertThat(stepsAs)
             .as("recovery's requests are tagged with the job it finishes")
             .isNotEmpty()
-            .containsOnly(reports.get(0).jobUuid);
+            .containsOnly(reports.get(0).jobUuid + " null");
       }
       if (decided) {
         assertThat(output(out))

@@ -1,6 +1,7 @@
 package dev.dtap.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.PartData;
@@ -22,6 +23,8 @@ import org.apache.hadoop.fs.audit.CommonAuditContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TestAuditContext {
   private final ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -93,9 +96,10 @@ class TestAuditContext {
     assertThat(idsOnThePool()).containsExactly("pool-thread-job", null);
   }
 
-  @Test
+  @ParameterizedTest(name = "last part fails: {0}")
+  @ValueSource(booleans = {false, true})
   void aMagicFileWrittenOnAThreadThatNeverRanTheTaskIsTaggedWithTheAttemptItsPathNames(
-      @TempDir Path dir) throws Exception {
+      boolean lastPartFails, @TempDir Path dir) throws Exception {
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
     MultipartStore store =
         new ForwardingStore(new LocalMultipartStore(dir.resolve("uploads"))) {
@@ -109,7 +113,16 @@ class TestAuditContext {
           public UploadedPart uploadPart(String key, String id, int number, PartData data)
               throws IOException {
             seen.add("part " + ids());
+            if (lastPartFails && number == 3) {
+              throw new IOException("injected");
+            }
             return super.uploadPart(key, id, number, data);
+          }
+
+          @Override
+          public boolean abort(String key, String uploadId) throws IOException {
+            seen.add("abort " + ids());
+            return super.abort(key, uploadId);
           }
 
           @Override
@@ -135,10 +148,17 @@ class TestAuditContext {
             AuditContext.carrying(pool),
             true);
     out.write(new byte[2500]);
-    out.close();
+    if (lastPartFails) {
+      assertThatThrownBy(out::close).hasMessage("injected");
+      assertThat(seen)
+          .as("the failed file's upload is aborted")
+          .anyMatch(r -> r.startsWith("abort"));
+    } else {
+      out.close();
+    }
 
     assertThat(seen)
-        .as("every request of the file: initiate, journal entry, 3 parts, close record")
+        .as("every request of the file: initiate, journal entry, 3 parts, close record or abort")
         .hasSize(6)
         .allSatisfy(request -> assertThat(request).endsWith("[job-uuid-1, " + attempt + "]"));
     assertThat(ids())
