@@ -117,15 +117,24 @@ final class DemandStream {
     } catch (EOFException e) {
       passEnd = -1;
       if (positioned) {
-        throw e; // the positioned read's own EOF already says where the object ended
+        throw e; // BackendSource's EOF already names the range the read wanted
       }
       EOFException eof =
-          new EOFException("Backend ended at " + in.getPos() + " before " + (position + len));
+          new EOFException("Backend ended at " + offsetOf(in) + " before " + (position + len));
       eof.initCause(e);
       throw eof;
     } catch (IOException e) {
       passEnd = -1;
       throw failed(b, e);
+    }
+  }
+
+  /** Where a stream stands, for a message: a stream that failed may not know any more. */
+  private static String offsetOf(FSDataInputStream in) {
+    try {
+      return Long.toString(in.getPos());
+    } catch (IOException e) {
+      return "an unknown offset";
     }
   }
 
@@ -199,7 +208,7 @@ final class DemandStream {
     }
 
     void rangeDone(Throwable failure) {
-      Throwable cause = failure == null ? null : VectoredRead.unwrap(failure);
+      Throwable cause = VectoredRead.unwrap(failure);
       if (cause != null && !(cause instanceof EOFException)) {
         failed = true;
       }
