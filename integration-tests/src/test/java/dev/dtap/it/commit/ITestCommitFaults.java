@@ -162,11 +162,11 @@ class ITestCommitFaults {
           am.commitJob(jobContext);
           outcome = "committed";
         } catch (IOException e) {
-          assertHidesTheBucket(e);
           proxy.faults().heal();
           if (killed) {
             minio.restart(); // the operator brings the store back, then recovers the job
           }
+          assertHidesTheBucket(e);
           Path jobDest = new Path("dtap://" + tap + "/job-" + job);
           String r;
           try {
@@ -326,9 +326,9 @@ class ITestCommitFaults {
         written.putAll(files);
         return attempt;
       } catch (IOException e) {
-        assertHidesTheBucket(e);
         last = e;
         c.abortTask(ctx); // as the MapReduce AM does before it runs a new attempt
+        assertHidesTheBucket(e);
       }
     }
     throw new IOException("task " + task + " failed " + MAX_ATTEMPTS + " attempts", last);
