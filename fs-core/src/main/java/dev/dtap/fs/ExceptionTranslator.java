@@ -9,9 +9,11 @@ import java.lang.reflect.Modifier;
 import java.net.URI;
 import java.nio.file.AccessDeniedException;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIOException;
@@ -52,17 +54,22 @@ final class ExceptionTranslator {
   private final Runnable onFailure;
   private final Pattern rootPattern;
   private final Pattern backendPattern;
+  private final Pattern addressPattern;
 
+  /** A translator hiding the servers the root itself names (an HDFS root's NameNode). */
   ExceptionTranslator(String tap, URI backendRoot) {
-    this(tap, backendRoot, () -> {});
+    this(tap, backendRoot, BackendAddresses.of(backendRoot, new Configuration(false)), () -> {});
   }
 
   /**
-   * A translator that also reports each backend failure it sees.
+   * A translator that also hides the backend's servers and reports each backend failure it sees.
    *
+   * @param addresses {@code host} or {@code host:port} of the servers behind the tap (NameNodes,
+   *     the store's endpoint; see {@link BackendAddresses}), hidden wherever a message names them
    * @param onFailure run once per translated exception other than {@link FileNotFoundException}
    */
-  ExceptionTranslator(String tap, URI backendRoot, Runnable onFailure) {
+  ExceptionTranslator(
+      String tap, URI backendRoot, Collection<String> addresses, Runnable onFailure) {
     this.tap = tap;
     this.onFailure = onFailure;
     String scheme =
@@ -74,10 +81,11 @@ final class ExceptionTranslator {
     if (rootPath.equals("/")) {
       rootPath = "";
     }
+    String container = containerPattern(scheme, authority, backendRoot, addresses);
     String qRoot = Pattern.quote(rootPath);
-    // scheme://authority/root, scheme:/root (local form), and for non-trivial roots the bare path
+    // container/root, scheme:/root (local form), and for non-trivial roots the bare path
     StringBuilder alt = new StringBuilder();
-    alt.append(scheme).append("://").append(Pattern.quote(authority)).append(qRoot);
+    alt.append(container).append(qRoot);
     if (authority.isEmpty()) {
       alt.append('|').append(scheme).append(':').append(qRoot.isEmpty() ? "(?=/)" : qRoot);
     }
@@ -89,15 +97,68 @@ final class ExceptionTranslator {
             .append(Pattern.quote(rootPath.startsWith("/") ? rootPath.substring(1) : rootPath));
       }
     }
-    this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:\\]])");
+    // the root ends at a slash, the message's end, a quote or punctuation, or a sentence's full
+    // stop (but warehouse.old is another directory)
+    this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:?\\]]|\\.(?![\\w-]))");
     this.backendPattern =
         Pattern.compile(
-            scheme
-                + "://"
-                + Pattern.quote(authority)
+            container
                 // the whole authority: s3a://data is not s3a://data-archive nor s3a://data.old,
                 // while a sentence may end right after it ("... in s3a://data.")
-                + (authority.isEmpty() ? "/" : "(?![\\w-]|\\.[\\w-])/?"));
+                + (authority.isEmpty() ? "(/)" : "(?![\\w-]|\\.[\\w-])(/?)"));
+    this.addressPattern = addressPattern(addresses);
+  }
+
+  /**
+   * The ways a message names the root's container: {@code scheme://authority}, and for an S3 bucket
+   * its ARN, its virtual-host and path-style URLs on AWS and on the tap's own endpoint.
+   */
+  private static String containerPattern(
+      String scheme, String authority, URI root, Collection<String> addresses) {
+    String qAuthority = Pattern.quote(authority);
+    StringBuilder p = new StringBuilder("(?:").append(scheme).append("://").append(qAuthority);
+    if (S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
+      String port = "(?::\\d+)?";
+      String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?" + port;
+      p.append("|arn:aws[\\w-]*:s3:::").append(qAuthority);
+      p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(aws);
+      p.append("|(?<![\\w.-])(?:https?://)?").append(aws).append('/').append(qAuthority);
+      for (String address : addresses) {
+        String host = Pattern.quote(host(address)) + port;
+        p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(host);
+        p.append("|(?<![\\w.-])(?:https?://)?").append(host).append('/').append(qAuthority);
+      }
+    }
+    return p.append(')').toString();
+  }
+
+  /**
+   * A server named on its own, as clients do in connection errors ({@code Call From h/10.0.0.1 to
+   * nn.example.com:8020 failed}, {@code Connect to minio.internal:9000 [minio.internal/10.0.0.5]
+   * failed}): with any port and the address it resolved to. A host without a dot ({@code nn},
+   * {@code localhost}) is taken only with a port, since it may be a word of the message.
+   */
+  private static Pattern addressPattern(Collection<String> addresses) {
+    StringBuilder p = new StringBuilder();
+    for (String address : addresses) {
+      String host = host(address);
+      if (host.isEmpty()) {
+        continue;
+      }
+      String q = Pattern.quote(host);
+      p.append(p.length() == 0 ? "" : "|").append("(?<![\\w.-])(?:https?://)?").append(q);
+      if (host.contains(".")) {
+        p.append("(?:/[\\d.]+)?(?::\\d+)?(?![\\w-]|\\.[\\w-])");
+      } else {
+        p.append("(?:(?:/[\\d.]+)?:\\d+(?!\\w)|(?=\"\\s*:\\s*\\d))");
+      }
+    }
+    return p.length() == 0 ? null : Pattern.compile(p.toString(), Pattern.CASE_INSENSITIVE);
+  }
+
+  private static String host(String address) {
+    int colon = address.lastIndexOf(':');
+    return colon < 0 ? address : address.substring(0, colon);
   }
 
   /**
@@ -114,7 +175,14 @@ final class ExceptionTranslator {
     String out = m.find() ? m.replaceAll(Matcher.quoteReplacement("dtap://" + tap)) : message;
     Matcher rest = backendPattern.matcher(out);
     if (rest.find()) {
-      out = rest.replaceAll(Matcher.quoteReplacement("[backend of tap '" + tap + "']/"));
+      // the slash stays where there was one: "s3a://data/other" reads "[backend of tap 'x']/other"
+      out = rest.replaceAll(Matcher.quoteReplacement("[backend of tap '" + tap + "']") + "$1");
+    }
+    if (addressPattern != null) {
+      Matcher server = addressPattern.matcher(out);
+      if (server.find()) {
+        out = server.replaceAll(Matcher.quoteReplacement("[backend of tap '" + tap + "']"));
+      }
     }
     return out;
   }
@@ -129,8 +197,18 @@ final class ExceptionTranslator {
     if (!(e instanceof FileNotFoundException)) {
       onFailure.run();
     }
-    Throwable t = translate(e, 0);
-    return (IOException) t;
+    return rewrite(e);
+  }
+
+  /**
+   * Rewrites an exception and its causes without reporting it as a backend failure: for errors an
+   * extension lets out, which it counts itself.
+   *
+   * @param e thrown by the backend or an extension's store client
+   * @return {@code e} itself when it shows no backend location, else a rewritten copy
+   */
+  IOException rewrite(IOException e) {
+    return (IOException) translate(e, 0);
   }
 
   /**
@@ -170,7 +248,15 @@ final class ExceptionTranslator {
     String rewritten = translate(message);
     Throwable cause = e.getCause() == e ? null : e.getCause();
     Throwable newCause = translate(cause, depth + 1);
-    if (rewritten == message && newCause == cause) {
+    // what went wrong while handling the failure (a close, an abort) is part of what users see
+    Throwable[] suppressed = e.getSuppressed();
+    boolean suppressedChanged = false;
+    for (int i = 0; i < suppressed.length; i++) {
+      Throwable s = translate(suppressed[i], depth + 1);
+      suppressedChanged |= s != suppressed[i];
+      suppressed[i] = s;
+    }
+    if (rewritten == message && newCause == cause && !suppressedChanged) {
       return e;
     }
     Throwable copy = copy(e, rewritten);
@@ -179,6 +265,11 @@ final class ExceptionTranslator {
         copy.initCause(newCause);
       } catch (IllegalStateException | IllegalArgumentException ignored) {
         // the constructor fixed the cause already; keep it
+      }
+    }
+    for (Throwable s : suppressed) {
+      if (s != null && s != copy) {
+        copy.addSuppressed(s);
       }
     }
     copy.setStackTrace(e.getStackTrace());

@@ -67,7 +67,12 @@ final class Tap implements TapContext, Closeable {
     this.backendConf = backendConf;
     this.backend = backend;
     this.mapper = new PathMapper(config.name(), qualifiedRoot);
-    this.errors = new ExceptionTranslator(config.name(), qualifiedRoot, traffic::error);
+    this.errors =
+        new ExceptionTranslator(
+            config.name(),
+            qualifiedRoot,
+            BackendAddresses.of(qualifiedRoot, backendConf),
+            traffic::error);
     this.symlinks =
         config.checkSymlinks() && "file".equalsIgnoreCase(qualifiedRoot.getScheme())
             ? new SymlinkGuard(config.name(), mapper.rootPath())
@@ -117,7 +122,12 @@ final class Tap implements TapContext, Closeable {
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
       }
-      ExceptionTranslator translator = new ExceptionTranslator(config.name(), config.root());
+      ExceptionTranslator translator =
+          new ExceptionTranslator(
+              config.name(),
+              config.root(),
+              BackendAddresses.of(config.root(), backendConf),
+              () -> {});
       IOException wrapped =
           new IOException(
               "Cannot open the backend of tap '"
@@ -280,6 +290,11 @@ final class Tap implements TapContext, Closeable {
    * @param <T> the type
    * @return the cache, resolver or hook that is an instance of it
    */
+  @Override
+  public IOException hideBackend(IOException e) {
+    return errors.rewrite(e);
+  }
+
   @Override
   public <T> Optional<T> extension(Class<T> type) {
     List<Object> all = new ArrayList<>(hooks);

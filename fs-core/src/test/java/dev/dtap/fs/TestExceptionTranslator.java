@@ -37,11 +37,11 @@ class TestExceptionTranslator {
     assertThat(s3.translate("listing s3://bucket-archive/k and s3a://bucket.old/k"))
         .as("another bucket whose name starts with the tap's is not the tap's")
         .isEqualTo("listing s3://bucket-archive/k and s3a://bucket.old/k");
-    assertThat(s3.translate("listing s3a://bucket")).isEqualTo("listing [backend of tap 'lake']/");
+    assertThat(s3.translate("listing s3a://bucket")).isEqualTo("listing [backend of tap 'lake']");
     for (String end : new String[] {".", ":", "?", ",", ". Retry", ")"}) {
       assertThat(s3.translate("no access to s3a://bucket" + end))
           .as("the bucket followed by '%s'", end)
-          .isEqualTo("no access to [backend of tap 'lake']/" + end);
+          .isEqualTo("no access to [backend of tap 'lake']" + end);
     }
     assertThat(hdfs.translate("File does not exist: /data/logs/a.log"))
         .isEqualTo("File does not exist: dtap://hist/logs/a.log");
@@ -55,6 +55,90 @@ class TestExceptionTranslator {
         .isEqualTo("dtap://loc/y (No such file or directory)");
     assertThat(hdfsRoot.translate("File does not exist: hdfs://nn:8020/a/b"))
         .isEqualTo("File does not exist: dtap://all/a/b");
+  }
+
+  @Test
+  void aRootAtASentencesEndIsRewrittenWholly() {
+    assertThat(s3.translate("nothing under s3a://bucket/warehouse."))
+        .isEqualTo("nothing under dtap://lake.");
+    assertThat(s3.translate("list s3a://bucket/warehouse?")).isEqualTo("list dtap://lake?");
+    assertThat(s3.translate("list s3a://bucket/warehouse.old/x"))
+        .as("a sibling directory is not the root")
+        .isEqualTo("list [backend of tap 'lake']/warehouse.old/x");
+  }
+
+  /** Texts as the AWS SDKs, Apache's HTTP client and Hadoop's RPC client write them. */
+  @Test
+  void clientsNamingTheBucketOrTheServersWithoutAUriAreRewritten() {
+    ExceptionTranslator minio =
+        new ExceptionTranslator(
+            "lake",
+            URI.create("s3a://bucket/warehouse"),
+            java.util.Arrays.asList("minio.internal:9000"),
+            () -> {});
+    assertThat(
+            s3.translate(
+                "User: arn:aws:iam::123456789012:user/etl is not authorized to perform:"
+                    + " s3:PutObject on resource: \"arn:aws:s3:::bucket/warehouse/t/part-0\""
+                    + " because no identity-based policy allows the s3:PutObject action"
+                    + " (Service: S3, Status Code: 403, Request ID: R1)"))
+        .isEqualTo(
+            "User: arn:aws:iam::123456789012:user/etl is not authorized to perform:"
+                + " s3:PutObject on resource: \"dtap://lake/t/part-0\""
+                + " because no identity-based policy allows the s3:PutObject action"
+                + " (Service: S3, Status Code: 403, Request ID: R1)");
+    assertThat(s3.translate("denied on arn:aws-cn:s3:::bucket/other and arn:aws:s3:::bucket2/x"))
+        .isEqualTo("denied on [backend of tap 'lake']/other and arn:aws:s3:::bucket2/x");
+    assertThat(
+            s3.translate(
+                "java.net.UnknownHostException: bucket.s3.us-west-2.amazonaws.com: Name or"
+                    + " service not known"))
+        .isEqualTo(
+            "java.net.UnknownHostException: [backend of tap 'lake']: Name or service not known");
+    assertThat(s3.translate("GET https://bucket.s3.amazonaws.com/warehouse/t/part-0 failed"))
+        .isEqualTo("GET dtap://lake/t/part-0 failed");
+    assertThat(s3.translate("GET https://s3.eu-west-1.amazonaws.com/bucket/warehouse/a failed"))
+        .isEqualTo("GET dtap://lake/a failed");
+    String otherBucket = "Unable to execute HTTP request: bucket-logs.s3.amazonaws.com";
+    assertThat(s3.translate(otherBucket)).isSameAs(otherBucket);
+    assertThat(
+            minio.translate(
+                "Unable to execute HTTP request: Connect to minio.internal:9000"
+                    + " [minio.internal/10.0.0.5] failed: Connection refused"))
+        .isEqualTo(
+            "Unable to execute HTTP request: Connect to [backend of tap 'lake']"
+                + " [[backend of tap 'lake']] failed: Connection refused");
+    assertThat(minio.translate("PUT http://minio.internal:9000/bucket/warehouse/k: 503"))
+        .isEqualTo("PUT dtap://lake/k: 503");
+    assertThat(minio.translate("PUT http://bucket.minio.internal:9000/warehouse/k: 503"))
+        .isEqualTo("PUT dtap://lake/k: 503");
+    String unrelated = "Connect to minio.internal.example:9000 and sub.minio.internal failed";
+    assertThat(minio.translate(unrelated)).isSameAs(unrelated);
+
+    assertThat(
+            hdfs.translate(
+                "Call From edge.example.com/10.0.0.1 to nn.example.com:8020 failed on connection"
+                    + " exception: java.net.ConnectException: Connection refused; For more"
+                    + " details see:  http://wiki.apache.org/hadoop/ConnectionRefused"))
+        .isEqualTo(
+            "Call From edge.example.com/10.0.0.1 to [backend of tap 'hist'] failed on"
+                + " connection exception: java.net.ConnectException: Connection refused; For"
+                + " more details see:  http://wiki.apache.org/hadoop/ConnectionRefused");
+    assertThat(
+            hdfs.translate(
+                "Failed on local exception: java.io.IOException: Connection reset by peer; Host"
+                    + " Details : local host is: \"edge/10.0.0.1\"; destination host is:"
+                    + " \"nn.example.com\":8020; "))
+        .doesNotContain("nn.example.com")
+        .contains("local host is: \"edge/10.0.0.1\"");
+    assertThat(
+            hdfsRoot.translate(
+                "Call From edge/10.0.0.1 to nn:8020 failed; destination host is: \"nn\":8020;"))
+        .isEqualTo(
+            "Call From edge/10.0.0.1 to [backend of tap 'all'] failed; destination host is:"
+                + " \"[backend of tap 'all']\":8020;");
+    String word = "nn layer failed";
+    assertThat(hdfsRoot.translate(word)).as("a host without a dot needs its port").isSameAs(word);
   }
 
   @Test
@@ -161,6 +245,24 @@ class TestExceptionTranslator {
     StringWriter sw = new StringWriter();
     t.printStackTrace(new PrintWriter(sw));
     assertThat(sw.toString()).doesNotContain("s3a://").contains("dtap://lake/k");
+  }
+
+  @Test
+  void suppressedExceptionsAreRewrittenAndKept() {
+    IOException closing = new IOException("abort of s3a://bucket/warehouse/k failed");
+    IOException failure = new IOException("write failed");
+    failure.addSuppressed(closing);
+    failure.addSuppressed(new IOException("also: timeout"));
+    IOException t = s3.translate(failure);
+    assertThat(t.getSuppressed()).hasSize(2);
+    assertThat(t.getSuppressed()[0]).hasMessage("abort of dtap://lake/k failed");
+    assertThat(t.getSuppressed()[1]).hasMessage("also: timeout");
+
+    IOException named = new IOException("read s3a://bucket/warehouse/k");
+    named.addSuppressed(new IOException("also: timeout"));
+    assertThat(s3.translate(named).getSuppressed())
+        .as("a rewritten copy keeps what was suppressed")
+        .hasSize(1);
   }
 
   /** A backend exception type with no (String) constructor. */

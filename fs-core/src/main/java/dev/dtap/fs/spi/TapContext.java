@@ -57,6 +57,19 @@ public interface TapContext {
   Path toDtap(Path backendPath) throws IOException;
 
   /**
+   * Rewrites an exception an extension met on this tap's backend, and its causes, so that it speaks
+   * {@code dtap://} and shows neither the backend's URI nor its servers, as the tap's own errors
+   * do. An extension calls it on whatever it lets out to the job.
+   *
+   * @param e an exception from the backend or the extension's own store client
+   * @return {@code e} when it shows nothing of the backend, else a copy of the same class (or of
+   *     its nearest standard ancestor) with rewritten messages, the same stack and causes
+   */
+  default IOException hideBackend(IOException e) {
+    return e;
+  }
+
+  /**
    * Where extensions publish counters so that they appear in the filesystem's IOStatistics.
    *
    * @param source a live statistics source; its counters are merged into the tap's

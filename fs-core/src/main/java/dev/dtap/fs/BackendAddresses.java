@@ -1,0 +1,78 @@
+package dev.dtap.fs;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The servers behind a tap, as {@code host} or {@code host:port}, so that errors naming them can be
+ * rewritten: the NameNode of an HDFS root (every NameNode of an HA nameservice), the endpoint an S3
+ * bucket is reached through. Read from the tap's backend configuration with the backends' own keys
+ * (Hadoop's and S3A's, not dtap's). Stateless.
+ */
+final class BackendAddresses {
+  private static final List<String> S3_SCHEMES = Arrays.asList("s3a", "s3n", "s3");
+  private static final List<String> HDFS_SCHEMES = Arrays.asList("hdfs", "webhdfs", "swebhdfs");
+
+  /** Where a NameNode of nameservice {@code %1$s}, id {@code %2$s}, listens (hdfs-default.xml). */
+  private static final List<String> NAMENODE_KEYS =
+      Arrays.asList(
+          "dfs.namenode.rpc-address.%s.%s",
+          "dfs.namenode.http-address.%s.%s", "dfs.namenode.https-address.%s.%s");
+
+  private BackendAddresses() {}
+
+  /**
+   * @param root the tap's backend root
+   * @param conf the tap's backend configuration
+   * @return the addresses, without duplicates; empty for a local root or one whose servers the
+   *     configuration does not name
+   */
+  static List<String> of(URI root, Configuration conf) {
+    String scheme = root.getScheme() == null ? "" : root.getScheme().toLowerCase();
+    String authority = root.getAuthority();
+    if (authority == null || authority.isEmpty()) {
+      return Collections.emptyList();
+    }
+    Set<String> out = new LinkedHashSet<>();
+    if (S3_SCHEMES.contains(scheme)) {
+      // S3A's per-bucket key overrides the global one (S3A copies it over at initialize)
+      String endpoint =
+          conf.getTrimmed("fs.s3a.bucket." + authority + ".endpoint", "").isEmpty()
+              ? conf.getTrimmed("fs.s3a.endpoint", "")
+              : conf.getTrimmed("fs.s3a.bucket." + authority + ".endpoint");
+      addEndpoint(out, endpoint);
+    } else if (HDFS_SCHEMES.contains(scheme)) {
+      String nameservice = root.getHost() == null ? authority : root.getHost();
+      for (String id : conf.getTrimmedStrings("dfs.ha.namenodes." + nameservice)) {
+        for (String key : NAMENODE_KEYS) {
+          addEndpoint(out, conf.getTrimmed(String.format(key, nameservice, id), ""));
+        }
+      }
+      if (out.isEmpty()) {
+        out.add(authority);
+      }
+    }
+    return new ArrayList<>(out);
+  }
+
+  private static void addEndpoint(Set<String> out, String endpoint) {
+    if (endpoint.isEmpty()) {
+      return;
+    }
+    try {
+      URI uri = new URI(endpoint.contains("://") ? endpoint : "//" + endpoint);
+      if (uri.getHost() != null) {
+        out.add(uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort());
+      }
+    } catch (URISyntaxException e) {
+      // not an address the backend could reach either; nothing a message could name
+    }
+  }
+}

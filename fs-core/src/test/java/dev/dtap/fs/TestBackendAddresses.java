@@ -1,0 +1,42 @@
+package dev.dtap.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+class TestBackendAddresses {
+  private final Configuration conf = new Configuration(false);
+
+  @Test
+  void anS3BucketIsReachedThroughItsEndpointThePerBucketOneFirst() {
+    URI root = URI.create("s3a://bucket/warehouse");
+    assertThat(BackendAddresses.of(root, conf)).as("AWS's own endpoints need no setting").isEmpty();
+    conf.set("fs.s3a.endpoint", "http://minio.internal:9000");
+    assertThat(BackendAddresses.of(root, conf)).containsExactly("minio.internal:9000");
+    conf.set("fs.s3a.bucket.bucket.endpoint", " ceph.example.com ");
+    assertThat(BackendAddresses.of(root, conf)).containsExactly("ceph.example.com");
+    conf.set("fs.s3a.bucket.bucket.endpoint", "https://[::1]:9443/");
+    assertThat(BackendAddresses.of(root, conf)).containsExactly("[::1]:9443");
+  }
+
+  @Test
+  void anHdfsRootNamesItsNameNodeOrEveryNameNodeOfItsNameservice() {
+    assertThat(BackendAddresses.of(URI.create("hdfs://nn.example.com:8020/data"), conf))
+        .containsExactly("nn.example.com:8020");
+    conf.set("dfs.ha.namenodes.lake", "nn1, nn2");
+    conf.set("dfs.namenode.rpc-address.lake.nn1", "nn1.example.com:8020");
+    conf.set("dfs.namenode.rpc-address.lake.nn2", "nn2.example.com:8020");
+    conf.set("dfs.namenode.http-address.lake.nn1", "nn1.example.com:9870");
+    assertThat(BackendAddresses.of(URI.create("hdfs://lake/data"), conf))
+        .containsExactly("nn1.example.com:8020", "nn1.example.com:9870", "nn2.example.com:8020");
+  }
+
+  @Test
+  void localRootsAndUnreadableEndpointsNameNothing() {
+    assertThat(BackendAddresses.of(URI.create("file:/mnt/nfs/x"), conf)).isEmpty();
+    conf.set("fs.s3a.endpoint", "http://bad host:9000");
+    assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf)).isEmpty();
+  }
+}
