@@ -168,7 +168,8 @@ final class CommitTap implements OutputHook {
         throw new IOException("The filesystem of tap '" + name() + "' is closed");
       }
       if (store == null) {
-        store = factory.create(tap, config.storeOptions());
+        store =
+            new BackendHidingStore(factory.create(tap, config.storeOptions()), tap::hideBackend);
       }
       return store;
     }

@@ -48,10 +48,12 @@ public final class CommitTesting {
   }
 
   /**
-   * @return the store of the tap a dtap path is on
+   * @return the store of the tap a dtap path is on, as its factory made it (without the tap's
+   *     rewriting of errors), so that tests can look into the implementation
    */
   public static MultipartStore store(Path dest, Configuration conf) throws IOException {
-    return CommitTap.of(dest.getFileSystem(conf), "test").store("test");
+    MultipartStore store = CommitTap.of(dest.getFileSystem(conf), "test").store("test");
+    return store instanceof BackendHidingStore ? ((BackendHidingStore) store).delegate() : store;
   }
 
   /**

@@ -1,0 +1,205 @@
+package dev.dtap.commit;
+
+import dev.dtap.commit.store.MultipartStore;
+import dev.dtap.commit.store.ObjectInfo;
+import dev.dtap.commit.store.PartData;
+import dev.dtap.commit.store.StoreStatistics;
+import dev.dtap.commit.store.UploadedPart;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * A tap's store whose every failure is rewritten by the tap ({@code TapContext.hideBackend}) before
+ * the committers see it: the store's own messages name dtap paths, but the client exceptions they
+ * carry as causes name the endpoint, the bucket's virtual host or its ARN. The class of each
+ * exception is kept, so the committers' classification ({@code NoSuchUploadException}, access
+ * denied) holds. Thread-safe if the store is.
+ */
+final class BackendHidingStore implements MultipartStore {
+  private final MultipartStore store;
+  private final UnaryOperator<IOException> hide;
+
+  BackendHidingStore(MultipartStore store, UnaryOperator<IOException> hide) {
+    this.store = store;
+    this.hide = hide;
+  }
+
+  /** The store as its factory made it, for tests that look into one implementation. */
+  MultipartStore delegate() {
+    return store;
+  }
+
+  @Override
+  public String describe() {
+    return store.describe();
+  }
+
+  @Override
+  public String initiate(String key) throws IOException {
+    try {
+      return store.initiate(key);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+      throws IOException {
+    try {
+      return store.uploadPart(key, uploadId, partNumber, data);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
+    try {
+      return store.complete(key, uploadId, parts);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public boolean abort(String key, String uploadId) throws IOException {
+    try {
+      return store.abort(key, uploadId);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
+    try {
+      return store.listParts(key, uploadId);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    try {
+      store.put(key, data);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(String key, byte[] data) throws IOException {
+    try {
+      return store.putIfAbsent(key, data);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public boolean supportsConditionalPut() {
+    return store.supportsConditionalPut();
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) throws IOException {
+    try {
+      return store.get(key);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) throws IOException {
+    try {
+      return store.head(key);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public RemoteIterator<ObjectInfo> list(String prefix) throws IOException {
+    try {
+      return new Hiding<>(store.list(prefix));
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public RemoteIterator<String> listChildPrefixes(String prefix) throws IOException {
+    try {
+      return new Hiding<>(store.listChildPrefixes(prefix));
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public void delete(Collection<String> keys) throws IOException {
+    try {
+      store.delete(keys);
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public long minimumPartSize() {
+    return store.minimumPartSize();
+  }
+
+  @Override
+  public StoreStatistics statistics() {
+    return store.statistics();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      store.close();
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return store.toString();
+  }
+
+  /** A listing whose later pages fail as the first one would. */
+  private final class Hiding<T> implements RemoteIterator<T> {
+    private final RemoteIterator<T> listing;
+
+    Hiding(RemoteIterator<T> listing) {
+      this.listing = listing;
+    }
+
+    @Override
+    public boolean hasNext() throws IOException {
+      try {
+        return listing.hasNext();
+      } catch (IOException e) {
+        throw hide.apply(e);
+      }
+    }
+
+    @Override
+    public T next() throws IOException {
+      try {
+        return listing.next();
+      } catch (IOException e) {
+        throw hide.apply(e);
+      }
+    }
+  }
+}
