@@ -121,9 +121,7 @@ final class MagicOutputStream extends OutputStream {
     if (uploadId != null) {
       return;
     }
-    JournaledUpload started =
-        AuditContext.callAs(
-            layout.uuid(), attempt, () -> JournaledUpload.start(store, layout, key, attempt));
+    JournaledUpload started = asAttempt(() -> JournaledUpload.start(store, layout, key, attempt));
     uploadId = started.uploadId();
     journalName = started.entryName();
   }
@@ -150,9 +148,7 @@ final class MagicOutputStream extends OutputStream {
           UploadedPart uploaded = null;
           Throwable failed = null;
           try {
-            uploaded =
-                AuditContext.callAs(
-                    layout.uuid(), attempt, () -> store.uploadPart(key, id, number, data));
+            uploaded = asAttempt(() -> store.uploadPart(key, id, number, data));
           } catch (Throwable t) {
             failed = t;
           } finally {
@@ -210,9 +206,7 @@ final class MagicOutputStream extends OutputStream {
       if (recordClose) {
         // task commit may run in another filesystem instance, which holds no state of this one
         byte[] record = done.encode();
-        AuditContext.callAs(
-            layout.uuid(),
-            attempt,
+        asAttempt(
             () -> {
               store.put(layout.closedDir(attempt) + journalName, record);
               return null;
@@ -257,9 +251,14 @@ final class MagicOutputStream extends OutputStream {
     }
   }
 
+  /** Runs requests of this file tagged with its own job and attempt, on whatever thread. */
+  private <T> T asAttempt(AuditContext.StoreCall<T> requests) throws IOException {
+    return AuditContext.callAs(layout.uuid(), attempt, requests);
+  }
+
   private void abortQuietly(String id) {
     try {
-      AuditContext.callAs(layout.uuid(), attempt, () -> store.abort(key, id));
+      asAttempt(() -> store.abort(key, id));
     } catch (IOException e) {
       // the journal still lists the upload: job commit or abort finds it
       LOG.warn("Could not abort upload {} of {}: {}", id, magicPath, e.toString());

@@ -189,21 +189,29 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       AuditContext.enterTask("caller-job", "caller-attempt");
       // job commit's completions report from its pool threads
       List<String> stepsAs = Collections.synchronizedList(new ArrayList<>());
-      CommitTesting.onCommitStep(
-          (step, n) -> {
-            CommonAuditContext c = CommonAuditContext.currentAuditContext();
-            stepsAs.add(
-                c.get(AuditConstants.PARAM_JOB_ID)
+      List<CommitRecovery.JobReport> reports;
+      CommonAuditContext caller = CommonAuditContext.currentAuditContext();
+      try {
+        CommitTesting.onCommitStep(
+            (step, n) -> {
+              CommonAuditContext c = CommonAuditContext.currentAuditContext();
+              stepsAs.add(
+                  c.get(AuditConstants.PARAM_JOB_ID)
+                      + " "
+                      + c.get(AuditConstants.PARAM_TASK_ATTEMPT_ID));
+            });
+        reports = CommitRecovery.recover(out, conf, false);
+        assertThat(
+                caller.get(AuditConstants.PARAM_JOB_ID)
                     + " "
-                    + c.get(AuditConstants.PARAM_TASK_ATTEMPT_ID));
-          });
-      List<CommitRecovery.JobReport> reports = CommitRecovery.recover(out, conf, false);
-      CommitTesting.onCommitStep(null);
-      assertThat(CommonAuditContext.currentAuditContext().get(AuditConstants.PARAM_JOB_ID))
-          .as("the caller's ids come back after recovery")
-          .isEqualTo("caller-job");
-      AuditContext.leaveTask();
-      CommonAuditContext.currentAuditContext().remove(AuditConstants.PARAM_JOB_ID);
+                    + caller.get(AuditConstants.PARAM_TASK_ATTEMPT_ID))
+            .as("the caller's ids come back after recovery")
+            .isEqualTo("caller-job caller-attempt");
+      } finally {
+        CommitTesting.onCommitStep(null);
+        AuditContext.leaveTask();
+        caller.remove(AuditConstants.PARAM_JOB_ID);
+      }
       boolean decided = !crashAt.equals(CommitSteps.LISTED);
       if (!reports.isEmpty() && reports.get(0).action.equals("committed")) {
         assertThat(stepsAs)
