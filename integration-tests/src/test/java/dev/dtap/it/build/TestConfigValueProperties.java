@@ -6,6 +6,7 @@ import dev.dtap.cache.CacheKeys;
 import dev.dtap.commit.CommitterKeys;
 import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.config.DataTapKeys;
+import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.RepoRoot;
 import dev.dtap.locality.LocalityKeys;
 import java.io.File;
@@ -142,20 +143,12 @@ class TestConfigValueProperties {
       // a valid root elsewhere (file:///) has no file f: the tap works, the file is missing
       assertThat(name).as(name + "=" + value + ": " + e).isEqualTo(DataTapKeys.TAP_URI.forTap(TAP));
     } catch (IOException e) {
-      assertThat(chain(e))
+      assertThat(ErrorText.of(e))
           .as(name + "=" + value + " was refused; does the error name the key?")
           .contains(name);
       Statistics.collect("refused naming the key");
     } catch (RuntimeException e) {
       throw new AssertionError(name + "=" + value + " escaped as an unchecked exception: " + e, e);
     }
-  }
-
-  private static String chain(Throwable e) {
-    StringBuilder b = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      b.append(t.getMessage()).append(" / ");
-    }
-    return b.toString();
   }
 }
