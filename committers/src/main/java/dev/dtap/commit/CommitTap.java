@@ -168,8 +168,13 @@ final class CommitTap implements OutputHook {
         throw new IOException("The filesystem of tap '" + name() + "' is closed");
       }
       if (store == null) {
-        store =
-            new BackendHidingStore(factory.create(tap, config.storeOptions()), tap::hideBackend);
+        try {
+          store =
+              new BackendHidingStore(factory.create(tap, config.storeOptions()), tap::hideBackend);
+        } catch (IOException e) {
+          // a setting the store refuses may quote the endpoint
+          throw tap.hideBackend(e);
+        }
       }
       return store;
     }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
@@ -29,35 +30,42 @@ final class BackendAddresses {
   private BackendAddresses() {}
 
   /**
+   * Reads the servers behind a root. Never fails: a setting it cannot read (a broken {@code ${}}
+   * reference, an address no URI can hold) is left for the backend to report, and the addresses
+   * found until then are returned.
+   *
    * @param root the tap's backend root
    * @param conf the tap's backend configuration
    * @return the addresses, without duplicates; empty for a local root or one whose servers the
    *     configuration does not name
    */
   static List<String> of(URI root, Configuration conf) {
-    String scheme = root.getScheme() == null ? "" : root.getScheme().toLowerCase();
+    String scheme = root.getScheme() == null ? "" : root.getScheme().toLowerCase(Locale.ROOT);
     String authority = root.getAuthority();
     if (authority == null || authority.isEmpty()) {
       return Collections.emptyList();
     }
     Set<String> out = new LinkedHashSet<>();
-    if (S3_SCHEMES.contains(scheme)) {
-      // S3A's per-bucket key overrides the global one (S3A copies it over at initialize)
-      String endpoint =
-          conf.getTrimmed("fs.s3a.bucket." + authority + ".endpoint", "").isEmpty()
-              ? conf.getTrimmed("fs.s3a.endpoint", "")
-              : conf.getTrimmed("fs.s3a.bucket." + authority + ".endpoint");
-      addEndpoint(out, endpoint);
-    } else if (HDFS_SCHEMES.contains(scheme)) {
-      String nameservice = root.getHost() == null ? authority : root.getHost();
-      for (String id : conf.getTrimmedStrings("dfs.ha.namenodes." + nameservice)) {
-        for (String key : NAMENODE_KEYS) {
-          addEndpoint(out, conf.getTrimmed(String.format(key, nameservice, id), ""));
+    try {
+      if (S3_SCHEMES.contains(scheme)) {
+        // S3A's per-bucket key overrides the global one (S3A copies it over at initialize)
+        String bucketEndpoint = conf.getTrimmed("fs.s3a.bucket." + authority + ".endpoint", "");
+        addEndpoint(
+            out,
+            bucketEndpoint.isEmpty() ? conf.getTrimmed("fs.s3a.endpoint", "") : bucketEndpoint);
+      } else if (HDFS_SCHEMES.contains(scheme)) {
+        out.add(authority);
+        String nameservice = root.getHost() == null ? authority : root.getHost();
+        // a federated nameservice without HA names its one NameNode without an id
+        addEndpoint(out, conf.getTrimmed("dfs.namenode.rpc-address." + nameservice, ""));
+        for (String id : conf.getTrimmedStrings("dfs.ha.namenodes." + nameservice)) {
+          for (String key : NAMENODE_KEYS) {
+            addEndpoint(out, conf.getTrimmed(String.format(key, nameservice, id), ""));
+          }
         }
       }
-      if (out.isEmpty()) {
-        out.add(authority);
-      }
+    } catch (RuntimeException e) {
+      // e.g. "Variable substitution depth too large": the backend reports the setting itself
     }
     return new ArrayList<>(out);
   }
@@ -70,6 +78,8 @@ final class BackendAddresses {
       URI uri = new URI(endpoint.contains("://") ? endpoint : "//" + endpoint);
       if (uri.getHost() != null) {
         out.add(uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort());
+      } else if (uri.getAuthority() != null) {
+        out.add(uri.getAuthority()); // a name URI does not take as a host: minio_1:9000
       }
     } catch (URISyntaxException e) {
       // not an address the backend could reach either; nothing a message could name

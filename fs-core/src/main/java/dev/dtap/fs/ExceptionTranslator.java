@@ -10,7 +10,11 @@ import java.net.URI;
 import java.nio.file.AccessDeniedException;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -49,6 +53,8 @@ final class ExceptionTranslator {
    * analytics stream S3A 3.5 reads through names objects {@code s3://bucket/key}.
    */
   private static final List<String> S3_SCHEMES = Arrays.asList("s3a", "s3n", "s3");
+
+  private static final List<String> HDFS_SCHEMES = Arrays.asList("hdfs", "webhdfs", "swebhdfs");
 
   private final String tap;
   private final Runnable onFailure;
@@ -117,6 +123,14 @@ final class ExceptionTranslator {
       String scheme, String authority, URI root, Collection<String> addresses) {
     String qAuthority = Pattern.quote(authority);
     StringBuilder p = new StringBuilder("(?:").append(scheme).append("://").append(qAuthority);
+    if (HDFS_SCHEMES.contains(root.getScheme())) {
+      // a NameNode named by its host (an HA nameservice's, or with another port, or WebHDFS's)
+      for (String address : addresses) {
+        p.append("|(?:hdfs|webhdfs|swebhdfs)://")
+            .append(Pattern.quote(host(address)))
+            .append("(?::\\d+)?");
+      }
+    }
     if (S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
       String port = "(?::\\d+)?";
       String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?" + port;
@@ -147,18 +161,22 @@ final class ExceptionTranslator {
       }
       String q = Pattern.quote(host);
       p.append(p.length() == 0 ? "" : "|").append("(?<![\\w.-])(?:https?://)?").append(q);
-      if (host.contains(".")) {
+      if (host.contains(".") || host.startsWith("[")) {
         p.append("(?:/[\\d.]+)?(?::\\d+)?(?![\\w-]|\\.[\\w-])");
       } else {
-        p.append("(?:(?:/[\\d.]+)?:\\d+(?!\\w)|(?=\"\\s*:\\s*\\d))");
+        // with a port, with the address it resolved to (Apache's "[minio/172.18.0.2]"), or as
+        // Hadoop's RPC client quotes it: destination host is: "nn":8020
+        p.append("(?:(?:/[\\d.]+)?:\\d+(?!\\w)|/[\\d.]+(?![\\w-])|(?=\"\\s*:\\s*\\d))");
       }
     }
     return p.length() == 0 ? null : Pattern.compile(p.toString(), Pattern.CASE_INSENSITIVE);
   }
 
+  /** The host of {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}. */
   private static String host(String address) {
+    int bracket = address.lastIndexOf(']');
     int colon = address.lastIndexOf(':');
-    return colon < 0 ? address : address.substring(0, colon);
+    return colon <= bracket ? address : address.substring(0, colon);
   }
 
   /**
@@ -181,7 +199,8 @@ final class ExceptionTranslator {
     if (addressPattern != null) {
       Matcher server = addressPattern.matcher(out);
       if (server.find()) {
-        out = server.replaceAll(Matcher.quoteReplacement("[backend of tap '" + tap + "']"));
+        // a server, not a location in the tap: "[server of tap 'x']/other-bucket/k" is no path of x
+        out = server.replaceAll(Matcher.quoteReplacement("[server of tap '" + tap + "']"));
       }
     }
     return out;
@@ -241,18 +260,43 @@ final class ExceptionTranslator {
   }
 
   private Throwable translate(Throwable e, int depth) {
-    if (e == null || depth > MAX_CAUSE_DEPTH) {
+    return translate(e, depth, new Seen());
+  }
+
+  /**
+   * The exceptions met while rewriting one: a cause or a suppressed exception may be shared, or
+   * lead back to one on the way (A suppresses B, whose cause is A).
+   */
+  private static final class Seen {
+    final Set<Throwable> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
+    final Map<Throwable, Throwable> done = new IdentityHashMap<>();
+  }
+
+  /** Null for what is dropped: past the depth limit, and the edge that closes a cycle. */
+  private Throwable translate(Throwable e, int depth, Seen seen) {
+    if (e == null || depth > MAX_CAUSE_DEPTH || seen.inProgress.contains(e)) {
       return null;
     }
+    if (seen.done.containsKey(e)) {
+      return seen.done.get(e);
+    }
+    seen.inProgress.add(e);
+    Throwable result = rewriteOne(e, depth, seen);
+    seen.inProgress.remove(e);
+    seen.done.put(e, result);
+    return result;
+  }
+
+  private Throwable rewriteOne(Throwable e, int depth, Seen seen) {
     String message = e.getMessage();
     String rewritten = translate(message);
     Throwable cause = e.getCause() == e ? null : e.getCause();
-    Throwable newCause = translate(cause, depth + 1);
+    Throwable newCause = translate(cause, depth + 1, seen);
     // what went wrong while handling the failure (a close, an abort) is part of what users see
     Throwable[] suppressed = e.getSuppressed();
     boolean suppressedChanged = false;
     for (int i = 0; i < suppressed.length; i++) {
-      Throwable s = translate(suppressed[i], depth + 1);
+      Throwable s = translate(suppressed[i], depth + 1, seen);
       suppressedChanged |= s != suppressed[i];
       suppressed[i] = s;
     }

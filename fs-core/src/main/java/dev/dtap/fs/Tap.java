@@ -283,6 +283,11 @@ final class Tap implements TapContext, Closeable {
     return read != null ? read : backend.listStatus(backendPath);
   }
 
+  @Override
+  public IOException hideBackend(IOException e) {
+    return errors.rewrite(e);
+  }
+
   /**
    * The extension object of a type created for this tap.
    *
@@ -290,11 +295,6 @@ final class Tap implements TapContext, Closeable {
    * @param <T> the type
    * @return the cache, resolver or hook that is an instance of it
    */
-  @Override
-  public IOException hideBackend(IOException e) {
-    return errors.rewrite(e);
-  }
-
   @Override
   public <T> Optional<T> extension(Class<T> type) {
     List<Object> all = new ArrayList<>(hooks);

@@ -30,7 +30,12 @@ class TestBackendAddresses {
     conf.set("dfs.namenode.rpc-address.lake.nn2", "nn2.example.com:8020");
     conf.set("dfs.namenode.http-address.lake.nn1", "nn1.example.com:9870");
     assertThat(BackendAddresses.of(URI.create("hdfs://lake/data"), conf))
-        .containsExactly("nn1.example.com:8020", "nn1.example.com:9870", "nn2.example.com:8020");
+        .containsExactly(
+            "lake", "nn1.example.com:8020", "nn1.example.com:9870", "nn2.example.com:8020");
+    conf.set("dfs.namenode.rpc-address.fed", "fed-nn.example.com:8020");
+    assertThat(BackendAddresses.of(URI.create("hdfs://fed/"), conf))
+        .as("a federated nameservice without HA")
+        .containsExactly("fed", "fed-nn.example.com:8020");
   }
 
   @Test
@@ -38,5 +43,22 @@ class TestBackendAddresses {
     assertThat(BackendAddresses.of(URI.create("file:/mnt/nfs/x"), conf)).isEmpty();
     conf.set("fs.s3a.endpoint", "http://bad host:9000");
     assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf)).isEmpty();
+  }
+
+  @Test
+  void aHostNameNoUriTakesAsAHostIsKeptAsWritten() {
+    conf.set("fs.s3a.endpoint", "http://minio_1:9000");
+    assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf))
+        .containsExactly("minio_1:9000");
+  }
+
+  @Test
+  void aSettingThatCannotBeReadNeverFailsTheTap() {
+    conf.set("fs.s3a.endpoint", "${loop}");
+    conf.set("loop", "${fs.s3a.endpoint}");
+    assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf)).isEmpty();
+    conf.set("dfs.ha.namenodes.lake", "nn1");
+    conf.set("dfs.namenode.rpc-address.lake.nn1", "${loop}");
+    assertThat(BackendAddresses.of(URI.create("hdfs://lake/"), conf)).containsExactly("lake");
   }
 }

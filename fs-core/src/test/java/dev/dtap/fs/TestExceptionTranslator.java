@@ -106,8 +106,8 @@ class TestExceptionTranslator {
                 "Unable to execute HTTP request: Connect to minio.internal:9000"
                     + " [minio.internal/10.0.0.5] failed: Connection refused"))
         .isEqualTo(
-            "Unable to execute HTTP request: Connect to [backend of tap 'lake']"
-                + " [[backend of tap 'lake']] failed: Connection refused");
+            "Unable to execute HTTP request: Connect to [server of tap 'lake']"
+                + " [[server of tap 'lake']] failed: Connection refused");
     assertThat(minio.translate("PUT http://minio.internal:9000/bucket/warehouse/k: 503"))
         .isEqualTo("PUT dtap://lake/k: 503");
     assertThat(minio.translate("PUT http://bucket.minio.internal:9000/warehouse/k: 503"))
@@ -121,7 +121,7 @@ class TestExceptionTranslator {
                     + " exception: java.net.ConnectException: Connection refused; For more"
                     + " details see:  http://wiki.apache.org/hadoop/ConnectionRefused"))
         .isEqualTo(
-            "Call From edge.example.com/10.0.0.1 to [backend of tap 'hist'] failed on"
+            "Call From edge.example.com/10.0.0.1 to [server of tap 'hist'] failed on"
                 + " connection exception: java.net.ConnectException: Connection refused; For"
                 + " more details see:  http://wiki.apache.org/hadoop/ConnectionRefused");
     assertThat(
@@ -135,8 +135,26 @@ class TestExceptionTranslator {
             hdfsRoot.translate(
                 "Call From edge/10.0.0.1 to nn:8020 failed; destination host is: \"nn\":8020;"))
         .isEqualTo(
-            "Call From edge/10.0.0.1 to [backend of tap 'all'] failed; destination host is:"
-                + " \"[backend of tap 'all']\":8020;");
+            "Call From edge/10.0.0.1 to [server of tap 'all'] failed; destination host is:"
+                + " \"[server of tap 'all']\":8020;");
+    assertThat(
+            hdfs.translate(
+                "read webhdfs://nn.example.com:9870/data/x and hdfs://nn.example.com/data/y"))
+        .as("the NameNode by another port or none")
+        .isEqualTo("read dtap://hist/x and dtap://hist/y");
+    assertThat(minio.translate("PUT http://minio.internal:9000/bucket-logs/k: 503"))
+        .as("another bucket on the same server is no path of the tap")
+        .isEqualTo("PUT [server of tap 'lake']/bucket-logs/k: 503");
+    ExceptionTranslator compose =
+        new ExceptionTranslator(
+            "lake", URI.create("s3a://bucket/"), java.util.Arrays.asList("minio:9000"), () -> {});
+    assertThat(compose.translate("Connect to minio:9000 [minio/172.18.0.2] failed"))
+        .isEqualTo("Connect to [server of tap 'lake'] [[server of tap 'lake']] failed");
+    ExceptionTranslator v6 =
+        new ExceptionTranslator(
+            "v", URI.create("s3a://bucket/"), java.util.Arrays.asList("[::1]"), () -> {});
+    assertThat(v6.translate("Connect to [::1]:9000 failed"))
+        .isEqualTo("Connect to [server of tap 'v'] failed");
     String word = "nn layer failed";
     assertThat(hdfsRoot.translate(word)).as("a host without a dot needs its port").isSameAs(word);
   }
@@ -263,6 +281,20 @@ class TestExceptionTranslator {
     assertThat(s3.translate(named).getSuppressed())
         .as("a rewritten copy keeps what was suppressed")
         .hasSize(1);
+  }
+
+  @Test
+  void exceptionsThatLeadBackToThemselvesAreRewrittenOnce() {
+    IOException a = new IOException("write s3a://bucket/warehouse/k failed");
+    IOException b = new IOException("abort failed", a);
+    a.addSuppressed(b);
+    IOException t = s3.translate(a);
+    assertThat(t).hasMessage("write dtap://lake/k failed");
+    assertThat(t.getSuppressed()).hasSize(1);
+    assertThat(t.getSuppressed()[0]).hasMessage("abort failed");
+    StringWriter sw = new StringWriter();
+    t.printStackTrace(new PrintWriter(sw));
+    assertThat(sw.toString()).doesNotContain("s3a://");
   }
 
   /** A backend exception type with no (String) constructor. */

@@ -80,7 +80,7 @@ class ITestUnreachableBackend {
         .as("the error names the dtap path, or for a NameNode that does not answer, the tap")
         .contains(
             backend == Backend.HDFS
-                ? "[backend of tap 'far']"
+                ? "[server of tap 'far']"
                 : op.endsWith("committer") ? "dtap://far/t" : path.toString())
         .as("the error hides the server and the bucket")
         .doesNotContain(":" + port)
