@@ -40,66 +40,42 @@ final class BackendHidingStore implements MultipartStore {
 
   @Override
   public String initiate(String key) throws IOException {
-    try {
-      return store.initiate(key);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.initiate(key));
   }
 
   @Override
   public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
       throws IOException {
-    try {
-      return store.uploadPart(key, uploadId, partNumber, data);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.uploadPart(key, uploadId, partNumber, data));
   }
 
   @Override
   public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
-    try {
-      return store.complete(key, uploadId, parts);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.complete(key, uploadId, parts));
   }
 
   @Override
   public boolean abort(String key, String uploadId) throws IOException {
-    try {
-      return store.abort(key, uploadId);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.abort(key, uploadId));
   }
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
-    try {
-      return store.listParts(key, uploadId);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.listParts(key, uploadId));
   }
 
   @Override
   public void put(String key, byte[] data) throws IOException {
-    try {
-      store.put(key, data);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    hidden(
+        () -> {
+          store.put(key, data);
+          return null;
+        });
   }
 
   @Override
   public boolean putIfAbsent(String key, byte[] data) throws IOException {
-    try {
-      return store.putIfAbsent(key, data);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.putIfAbsent(key, data));
   }
 
   @Override
@@ -109,47 +85,31 @@ final class BackendHidingStore implements MultipartStore {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
-    try {
-      return store.get(key);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.get(key));
   }
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
-    try {
-      return store.head(key);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> store.head(key));
   }
 
   @Override
   public RemoteIterator<ObjectInfo> list(String prefix) throws IOException {
-    try {
-      return new Hiding<>(store.list(prefix));
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> new Hiding<>(store.list(prefix)));
   }
 
   @Override
   public RemoteIterator<String> listChildPrefixes(String prefix) throws IOException {
-    try {
-      return new Hiding<>(store.listChildPrefixes(prefix));
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    return hidden(() -> new Hiding<>(store.listChildPrefixes(prefix)));
   }
 
   @Override
   public void delete(Collection<String> keys) throws IOException {
-    try {
-      store.delete(keys);
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    hidden(
+        () -> {
+          store.delete(keys);
+          return null;
+        });
   }
 
   @Override
@@ -164,16 +124,25 @@ final class BackendHidingStore implements MultipartStore {
 
   @Override
   public void close() throws IOException {
-    try {
-      store.close();
-    } catch (IOException e) {
-      throw hide.apply(e);
-    }
+    hidden(
+        () -> {
+          store.close();
+          return null;
+        });
   }
 
   @Override
   public String toString() {
     return store.toString();
+  }
+
+  /** Runs a request of the store, its failure rewritten. */
+  private <T> T hidden(AuditContext.StoreCall<T> request) throws IOException {
+    try {
+      return request.call();
+    } catch (IOException e) {
+      throw hide.apply(e);
+    }
   }
 
   /** A listing whose later pages fail as the first one would. */
@@ -186,20 +155,12 @@ final class BackendHidingStore implements MultipartStore {
 
     @Override
     public boolean hasNext() throws IOException {
-      try {
-        return listing.hasNext();
-      } catch (IOException e) {
-        throw hide.apply(e);
-      }
+      return hidden(listing::hasNext);
     }
 
     @Override
     public T next() throws IOException {
-      try {
-        return listing.next();
-      } catch (IOException e) {
-        throw hide.apply(e);
-      }
+      return hidden(listing::next);
     }
   }
 }
