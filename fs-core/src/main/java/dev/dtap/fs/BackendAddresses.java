@@ -31,8 +31,8 @@ final class BackendAddresses {
 
   /**
    * Reads the servers behind a root. Never fails: a setting it cannot read (a broken {@code ${}}
-   * reference, an address no URI can hold) is left for the backend to report, and the addresses
-   * found until then are returned.
+   * reference, an address no URI can hold) is skipped, left for the backend to report, and the
+   * other settings are still read.
    *
    * @param root the tap's backend root
    * @param conf the tap's backend configuration
@@ -46,28 +46,33 @@ final class BackendAddresses {
       return Collections.emptyList();
     }
     Set<String> out = new LinkedHashSet<>();
-    try {
-      if (S3_SCHEMES.contains(scheme)) {
-        // S3A's per-bucket key overrides the global one (S3A copies it over at initialize)
-        String bucketEndpoint = conf.getTrimmed("fs.s3a.bucket." + authority + ".endpoint", "");
-        addEndpoint(
-            out,
-            bucketEndpoint.isEmpty() ? conf.getTrimmed("fs.s3a.endpoint", "") : bucketEndpoint);
-      } else if (HDFS_SCHEMES.contains(scheme)) {
-        out.add(authority);
-        String nameservice = root.getHost() == null ? authority : root.getHost();
-        // a federated nameservice without HA names its one NameNode without an id
-        addEndpoint(out, conf.getTrimmed("dfs.namenode.rpc-address." + nameservice, ""));
-        for (String id : conf.getTrimmedStrings("dfs.ha.namenodes." + nameservice)) {
+    if (S3_SCHEMES.contains(scheme)) {
+      // S3A's per-bucket key overrides the global one (S3A copies it over at initialize)
+      String bucketEndpoint = read(conf, "fs.s3a.bucket." + authority + ".endpoint");
+      addEndpoint(out, bucketEndpoint.isEmpty() ? read(conf, "fs.s3a.endpoint") : bucketEndpoint);
+    } else if (HDFS_SCHEMES.contains(scheme)) {
+      addEndpoint(out, authority);
+      String nameservice = root.getHost() == null ? authority : root.getHost();
+      // a federated nameservice without HA names its one NameNode without an id
+      addEndpoint(out, read(conf, "dfs.namenode.rpc-address." + nameservice));
+      for (String id : read(conf, "dfs.ha.namenodes." + nameservice).split(",")) {
+        if (!id.trim().isEmpty()) {
           for (String key : NAMENODE_KEYS) {
-            addEndpoint(out, conf.getTrimmed(String.format(key, nameservice, id), ""));
+            addEndpoint(out, read(conf, String.format(key, nameservice, id.trim())));
           }
         }
       }
-    } catch (RuntimeException e) {
-      // e.g. "Variable substitution depth too large": the backend reports the setting itself
     }
     return new ArrayList<>(out);
+  }
+
+  /** One key's trimmed value, "" when unset or unreadable (a broken {@code ${}} reference). */
+  private static String read(Configuration conf, String key) {
+    try {
+      return conf.getTrimmed(key, "");
+    } catch (RuntimeException e) {
+      return ""; // the backend reports the setting itself if it needs it
+    }
   }
 
   private static void addEndpoint(Set<String> out, String endpoint) {
@@ -76,10 +81,14 @@ final class BackendAddresses {
     }
     try {
       URI uri = new URI(endpoint.contains("://") ? endpoint : "//" + endpoint);
-      if (uri.getHost() != null) {
-        out.add(uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort());
-      } else if (uri.getAuthority() != null) {
-        out.add(uri.getAuthority()); // a name URI does not take as a host: minio_1:9000
+      String host = uri.getHost();
+      if (host == null && uri.getRawAuthority() != null) {
+        // a name URI does not take as a host (minio_1:9000): keep it as written, without userinfo
+        String raw = uri.getRawAuthority();
+        host = raw.substring(raw.lastIndexOf('@') + 1);
+        out.add(host);
+      } else if (host != null && !host.isEmpty()) {
+        out.add(uri.getPort() < 0 ? host : host + ":" + uri.getPort());
       }
     } catch (URISyntaxException e) {
       // not an address the backend could reach either; nothing a message could name

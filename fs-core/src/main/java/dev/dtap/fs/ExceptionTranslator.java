@@ -56,6 +56,12 @@ final class ExceptionTranslator {
 
   private static final List<String> HDFS_SCHEMES = Arrays.asList("hdfs", "webhdfs", "swebhdfs");
 
+  /**
+   * The address a host resolved to, as Java prints it after the name ({@code minio/172.18.0.2}):
+   * exactly four numbers, so that a path segment ({@code minio/2024/x}) is not taken for one.
+   */
+  private static final String IPV4 = "\\d{1,3}(?:\\.\\d{1,3}){3}";
+
   private final String tap;
   private final Runnable onFailure;
   private final Pattern rootPattern;
@@ -126,6 +132,9 @@ final class ExceptionTranslator {
     if (HDFS_SCHEMES.contains(root.getScheme())) {
       // a NameNode named by its host (an HA nameservice's, or with another port, or WebHDFS's)
       for (String address : addresses) {
+        if (host(address).isEmpty()) {
+          continue;
+        }
         p.append("|(?:hdfs|webhdfs|swebhdfs)://")
             .append(Pattern.quote(host(address)))
             .append("(?::\\d+)?");
@@ -138,6 +147,9 @@ final class ExceptionTranslator {
       p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(aws);
       p.append("|(?<![\\w.-])(?:https?://)?").append(aws).append('/').append(qAuthority);
       for (String address : addresses) {
+        if (host(address).isEmpty()) {
+          continue;
+        }
         String host = Pattern.quote(host(address)) + port;
         p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(host);
         p.append("|(?<![\\w.-])(?:https?://)?").append(host).append('/').append(qAuthority);
@@ -162,11 +174,11 @@ final class ExceptionTranslator {
       String q = Pattern.quote(host);
       p.append(p.length() == 0 ? "" : "|").append("(?<![\\w.-])(?:https?://)?").append(q);
       if (host.contains(".") || host.startsWith("[")) {
-        p.append("(?:/[\\d.]+)?(?::\\d+)?(?![\\w-]|\\.[\\w-])");
+        p.append("(?:/" + IPV4 + ")?(?::\\d+)?(?![\\w-]|\\.[\\w-])");
       } else {
         // with a port, with the address it resolved to (Apache's "[minio/172.18.0.2]"), or as
         // Hadoop's RPC client quotes it: destination host is: "nn":8020
-        p.append("(?:(?:/[\\d.]+)?:\\d+(?!\\w)|/[\\d.]+(?![\\w-])|(?=\"\\s*:\\s*\\d))");
+        p.append("(?:(?:/" + IPV4 + ")?:\\d+(?!\\w)|/" + IPV4 + "(?![\\w.-])|(?=\"\\s*:\\s*\\d))");
       }
     }
     return p.length() == 0 ? null : Pattern.compile(p.toString(), Pattern.CASE_INSENSITIVE);

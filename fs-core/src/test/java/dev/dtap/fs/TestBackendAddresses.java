@@ -46,6 +46,17 @@ class TestBackendAddresses {
   }
 
   @Test
+  void userInfoIsNoPartOfAnAddress() {
+    assertThat(BackendAddresses.of(URI.create("hdfs://etl@nn.example.com:8020/"), conf))
+        .containsExactly("nn.example.com:8020");
+    conf.set("fs.s3a.endpoint", "http://u@minio_1:9000");
+    assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf))
+        .containsExactly("minio_1:9000");
+    conf.set("fs.s3a.endpoint", "//:9000");
+    assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf)).isEmpty();
+  }
+
+  @Test
   void aHostNameNoUriTakesAsAHostIsKeptAsWritten() {
     conf.set("fs.s3a.endpoint", "http://minio_1:9000");
     assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf))
@@ -57,8 +68,11 @@ class TestBackendAddresses {
     conf.set("fs.s3a.endpoint", "${loop}");
     conf.set("loop", "${fs.s3a.endpoint}");
     assertThat(BackendAddresses.of(URI.create("s3a://bucket/"), conf)).isEmpty();
-    conf.set("dfs.ha.namenodes.lake", "nn1");
+    conf.set("dfs.ha.namenodes.lake", "nn1,nn2");
     conf.set("dfs.namenode.rpc-address.lake.nn1", "${loop}");
-    assertThat(BackendAddresses.of(URI.create("hdfs://lake/"), conf)).containsExactly("lake");
+    conf.set("dfs.namenode.rpc-address.lake.nn2", "nn2.example.com:8020");
+    assertThat(BackendAddresses.of(URI.create("hdfs://lake/"), conf))
+        .as("one unreadable key does not hide the next NameNode")
+        .containsExactly("lake", "nn2.example.com:8020");
   }
 }

@@ -150,6 +150,10 @@ class TestExceptionTranslator {
             "lake", URI.create("s3a://bucket/"), java.util.Arrays.asList("minio:9000"), () -> {});
     assertThat(compose.translate("Connect to minio:9000 [minio/172.18.0.2] failed"))
         .isEqualTo("Connect to [server of tap 'lake'] [[server of tap 'lake']] failed");
+    String pathLikeAnAddress = "read dtap://lake/minio/2024/x and attempt minio/1";
+    assertThat(compose.translate(pathLikeAnAddress))
+        .as("only four numbers after the host are an address")
+        .isSameAs(pathLikeAnAddress);
     ExceptionTranslator v6 =
         new ExceptionTranslator(
             "v", URI.create("s3a://bucket/"), java.util.Arrays.asList("[::1]"), () -> {});
