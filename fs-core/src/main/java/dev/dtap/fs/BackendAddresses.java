@@ -18,8 +18,14 @@ import org.apache.hadoop.conf.Configuration;
  * (Hadoop's and S3A's, not dtap's). Stateless.
  */
 final class BackendAddresses {
-  private static final List<String> S3_SCHEMES = Arrays.asList("s3a", "s3n", "s3");
-  private static final List<String> HDFS_SCHEMES = Arrays.asList("hdfs", "webhdfs", "swebhdfs");
+  /**
+   * Schemes that name the same S3 bucket: S3A's own messages say {@code s3a://}, while the AWS
+   * analytics stream S3A 3.5 reads through names objects {@code s3://bucket/key}.
+   */
+  static final List<String> S3_SCHEMES = Arrays.asList("s3a", "s3n", "s3");
+
+  /** Schemes whose authority is a NameNode or a nameservice. */
+  static final List<String> HDFS_SCHEMES = Arrays.asList("hdfs", "webhdfs", "swebhdfs");
 
   /** Where a NameNode of nameservice {@code %1$s}, id {@code %2$s}, listens (hdfs-default.xml). */
   private static final List<String> NAMENODE_KEYS =

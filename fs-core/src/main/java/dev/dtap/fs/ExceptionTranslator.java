@@ -49,14 +49,6 @@ final class ExceptionTranslator {
   private static final List<String> OBJECT_STORES = Arrays.asList("s3a", "s3", "s3n", "gs", "oss");
 
   /**
-   * Schemes that name the same S3 bucket: S3A's own messages say {@code s3a://}, while the AWS
-   * analytics stream S3A 3.5 reads through names objects {@code s3://bucket/key}.
-   */
-  private static final List<String> S3_SCHEMES = Arrays.asList("s3a", "s3n", "s3");
-
-  private static final List<String> HDFS_SCHEMES = Arrays.asList("hdfs", "webhdfs", "swebhdfs");
-
-  /**
    * The address a host resolved to, as Java prints it after the name ({@code minio/172.18.0.2}):
    * exactly four numbers, so that a path segment ({@code minio/2024/x}) is not taken for one.
    */
@@ -85,7 +77,7 @@ final class ExceptionTranslator {
     this.tap = tap;
     this.onFailure = onFailure;
     String scheme =
-        S3_SCHEMES.contains(backendRoot.getScheme())
+        BackendAddresses.S3_SCHEMES.contains(backendRoot.getScheme())
             ? "(?:s3a|s3n|s3)"
             : Pattern.quote(backendRoot.getScheme());
     String authority = backendRoot.getAuthority() == null ? "" : backendRoot.getAuthority();
@@ -129,7 +121,7 @@ final class ExceptionTranslator {
       String scheme, String authority, URI root, Collection<String> addresses) {
     String qAuthority = Pattern.quote(authority);
     StringBuilder p = new StringBuilder("(?:").append(scheme).append("://").append(qAuthority);
-    if (HDFS_SCHEMES.contains(root.getScheme())) {
+    if (BackendAddresses.HDFS_SCHEMES.contains(root.getScheme())) {
       // a NameNode named by its host (an HA nameservice's, or with another port, or WebHDFS's)
       for (String address : addresses) {
         if (host(address).isEmpty()) {
@@ -140,7 +132,7 @@ final class ExceptionTranslator {
             .append("(?::\\d+)?");
       }
     }
-    if (S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
+    if (BackendAddresses.S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
       String port = "(?::\\d+)?";
       String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?" + port;
       p.append("|arn:aws[\\w-]*:s3:::").append(qAuthority);

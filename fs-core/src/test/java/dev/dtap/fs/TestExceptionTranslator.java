@@ -23,6 +23,12 @@ class TestExceptionTranslator {
   private final ExceptionTranslator hdfsRoot =
       new ExceptionTranslator("all", URI.create("hdfs://nn:8020/"));
 
+  /** A translator for a root reached through one server. */
+  private static ExceptionTranslator behind(String tap, String root, String address) {
+    return new ExceptionTranslator(
+        tap, URI.create(root), java.util.Collections.singletonList(address), () -> {});
+  }
+
   @Test
   void messagesSpeakDtap() {
     assertThat(s3.translate("getFileStatus on s3a://bucket/warehouse/t/part-0: not found"))
@@ -70,12 +76,7 @@ class TestExceptionTranslator {
   /** Texts as the AWS SDKs, Apache's HTTP client and Hadoop's RPC client write them. */
   @Test
   void clientsNamingTheBucketOrTheServersWithoutAUriAreRewritten() {
-    ExceptionTranslator minio =
-        new ExceptionTranslator(
-            "lake",
-            URI.create("s3a://bucket/warehouse"),
-            java.util.Arrays.asList("minio.internal:9000"),
-            () -> {});
+    ExceptionTranslator minio = behind("lake", "s3a://bucket/warehouse", "minio.internal:9000");
     assertThat(
             s3.translate(
                 "User: arn:aws:iam::123456789012:user/etl is not authorized to perform:"
@@ -145,18 +146,14 @@ class TestExceptionTranslator {
     assertThat(minio.translate("PUT http://minio.internal:9000/bucket-logs/k: 503"))
         .as("another bucket on the same server is no path of the tap")
         .isEqualTo("PUT [server of tap 'lake']/bucket-logs/k: 503");
-    ExceptionTranslator compose =
-        new ExceptionTranslator(
-            "lake", URI.create("s3a://bucket/"), java.util.Arrays.asList("minio:9000"), () -> {});
+    ExceptionTranslator compose = behind("lake", "s3a://bucket/", "minio:9000");
     assertThat(compose.translate("Connect to minio:9000 [minio/172.18.0.2] failed"))
         .isEqualTo("Connect to [server of tap 'lake'] [[server of tap 'lake']] failed");
     String pathLikeAnAddress = "read dtap://lake/minio/2024/x and attempt minio/1";
     assertThat(compose.translate(pathLikeAnAddress))
         .as("only four numbers after the host are an address")
         .isSameAs(pathLikeAnAddress);
-    ExceptionTranslator v6 =
-        new ExceptionTranslator(
-            "v", URI.create("s3a://bucket/"), java.util.Arrays.asList("[::1]"), () -> {});
+    ExceptionTranslator v6 = behind("v", "s3a://bucket/", "[::1]");
     assertThat(v6.translate("Connect to [::1]:9000 failed"))
         .isEqualTo("Connect to [server of tap 'v'] failed");
     String word = "nn layer failed";
