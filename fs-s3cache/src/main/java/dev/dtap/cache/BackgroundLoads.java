@@ -1,9 +1,9 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.concurrent.InFlight;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,7 +22,7 @@ final class BackgroundLoads {
    * Tasks handed to the pool and not yet ended. The pool's own counts miss a task between {@code
    * execute} and its worker starting it, so a flush could return before a fill it had to wait for.
    */
-  private final AtomicInteger outstanding = new AtomicInteger();
+  private final InFlight outstanding = new InFlight();
 
   BackgroundLoads(int threads, long budget) {
     this.pool = pool("dtap-cache-fill", threads);
@@ -71,18 +71,18 @@ final class BackgroundLoads {
    * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdown()}
    */
   void execute(Runnable task) {
-    outstanding.incrementAndGet();
+    outstanding.enter();
     try {
       pool.execute(
           () -> {
             try {
               task.run();
             } finally {
-              outstanding.decrementAndGet();
+              outstanding.exit();
             }
           });
     } catch (RuntimeException e) {
-      outstanding.decrementAndGet();
+      outstanding.exit();
       throw e;
     }
   }
@@ -112,7 +112,16 @@ final class BackgroundLoads {
    * @return whether no task is running or queued
    */
   boolean idle() {
-    return outstanding.get() == 0;
+    return outstanding.isIdle();
+  }
+
+  /**
+   * Waits until no task is running or queued.
+   *
+   * @throws InterruptedException if interrupted while waiting
+   */
+  void awaitIdle() throws InterruptedException {
+    outstanding.awaitIdle();
   }
 
   void shutdown() {

@@ -1,5 +1,6 @@
 package dev.dtap.cache;
 
+import dev.dtap.cache.concurrent.InFlight;
 import dev.dtap.cache.disk.CacheDirectory;
 import dev.dtap.cache.disk.DiskEvents;
 import dev.dtap.cache.disk.DiskIo;
@@ -45,6 +46,9 @@ final class LocalHostTier implements HostTier {
 
   /** Pages loaded but not yet on disk: readable while their write is queued. */
   private final ConcurrentHashMap<PageKey, byte[]> pendingWrites = new ConcurrentHashMap<>();
+
+  /** Pages taken for writing and not yet written or dropped. */
+  private final InFlight writesInFlight = new InFlight();
 
   /** Bytes of pages queued for the disk: their own budget, so a slow disk never stops prefetch. */
   private final AtomicLong writesQueued = new AtomicLong();
@@ -233,9 +237,12 @@ final class LocalHostTier implements HostTier {
       return;
     }
     long size = data.length;
+    // counted before it is visible in pendingWrites, so a flush that sees the page waits for it
+    writesInFlight.enter();
     if (writesQueued.addAndGet(size) > config.writeMemory()
         || pendingWrites.putIfAbsent(key, data) != null) {
       writesQueued.addAndGet(-size);
+      writesInFlight.exit();
       if (!pendingWrites.containsKey(key)) {
         storeCounters.writeDropped();
       }
@@ -271,6 +278,7 @@ final class LocalHostTier implements HostTier {
   private void written(PageKey key, long size) {
     pendingWrites.remove(key);
     writesQueued.addAndGet(-size);
+    writesInFlight.exit();
   }
 
   /**
@@ -328,9 +336,7 @@ final class LocalHostTier implements HostTier {
 
   @Override
   public void flush() throws InterruptedException {
-    while (!pendingWrites.isEmpty() || writer.getActiveCount() > 0) {
-      Thread.sleep(5);
-    }
+    writesInFlight.awaitIdle();
   }
 
   @Override

@@ -331,9 +331,7 @@ final class PageStore {
 
   /** Waits until queued loads and host writes are done (tests, benchmarks). */
   void flush() throws InterruptedException {
-    while (!background.idle()) {
-      Thread.sleep(5);
-    }
+    background.awaitIdle();
     host.flush();
   }
 

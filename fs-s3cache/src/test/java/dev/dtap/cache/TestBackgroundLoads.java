@@ -20,10 +20,8 @@ class TestBackgroundLoads {
     loads.shutdown();
   }
 
-  private void awaitIdle() {
-    while (!loads.idle()) {
-      Thread.onSpinWait(); // a positive condition, reached once the released tasks end
-    }
+  private void awaitIdle() throws InterruptedException {
+    loads.awaitIdle();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.dtap.cache.cnode;
 
+import dev.dtap.cache.concurrent.InFlight;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import io.netty.buffer.ByteBuf;
@@ -25,7 +26,7 @@ public final class CnodeClient implements Closeable {
   private final EventLoopGroup group;
   private final ClientConnection data;
   private final ClientConnection line;
-  private final AtomicInteger inFlight = new AtomicInteger();
+  private final InFlight inFlight = new InFlight();
   private final AtomicInteger waitsPastDeadline = new AtomicInteger();
   private final DescriptorHits hits;
 
@@ -219,12 +220,12 @@ public final class CnodeClient implements Closeable {
 
   /** Sends a page; counted before it goes, so that a flush never misses it. */
   private void track(byte type, ByteBuf body) {
-    inFlight.incrementAndGet();
+    inFlight.enter();
     ClientConnection.Call call;
     try {
       call = data.call(type, body);
     } catch (RuntimeException e) {
-      inFlight.decrementAndGet();
+      inFlight.exit();
       throw e;
     }
     call.answer.whenComplete(
@@ -232,7 +233,7 @@ public final class CnodeClient implements Closeable {
           if (f != null) {
             f.release();
           }
-          inFlight.decrementAndGet();
+          inFlight.exit();
         });
   }
 
@@ -355,14 +356,8 @@ public final class CnodeClient implements Closeable {
    * @throws InterruptedException if interrupted
    */
   public boolean flush(long timeoutNanos) throws InterruptedException {
-    long start = System.nanoTime();
-    while (inFlight.get() > 0 && data.isOpen()) {
-      if (System.nanoTime() - start >= timeoutNanos) {
-        return false;
-      }
-      Thread.sleep(2);
-    }
-    return data.isOpen();
+    // a connection that ends fails every call it carried, so the count reaches zero either way
+    return inFlight.awaitIdle(timeoutNanos, TimeUnit.NANOSECONDS) && data.isOpen();
   }
 
   @Override
