@@ -30,9 +30,9 @@ final class ListingOperations {
       if (ctx.isRoot(p)) {
         return new FileStatus[0];
       }
-      throw ctx.translate(e);
+      throw ctx.translate(e, b);
     } catch (IOException e) {
-      throw ctx.translate(e);
+      throw ctx.translate(e, b);
     }
     FileStatus[] out = new FileStatus[listed.length];
     for (int i = 0; i < listed.length; i++) {
@@ -45,7 +45,7 @@ final class ListingOperations {
     Path b = ctx.toBackend(ctx.readable(f, Op.LIST_STATUS));
     Tap tap = ctx.tap();
     return new MappedIterator<>(
-        ctx.call(() -> ctx.backend().listStatusIterator(b)),
+        ctx.call(b, () -> ctx.backend().listStatusIterator(b)),
         tap::toDtapStatus,
         null,
         FileStatus::getPath,
@@ -59,7 +59,7 @@ final class ListingOperations {
     if (tap.hasLocalityResolver()) {
       // Locations come from the resolver: a plain paged listing, no per-file location calls.
       return new MappedIterator<>(
-          ctx.call(() -> ctx.backend().listStatusIterator(b)),
+          ctx.call(b, () -> ctx.backend().listStatusIterator(b)),
           tap::toDtapLocated,
           filter,
           FileStatus::getPath,
@@ -67,7 +67,7 @@ final class ListingOperations {
     }
     ctx.iostats().increment(DataTapStatistics.BACKEND_LIST_LOCATED_CALLS);
     return new MappedIterator<>(
-        ctx.call(() -> ctx.backend().listLocatedStatus(b)),
+        ctx.call(b, () -> ctx.backend().listLocatedStatus(b)),
         tap::toDtapLocated,
         filter,
         FileStatus::getPath,
@@ -83,7 +83,7 @@ final class ListingOperations {
     // The backend's own listFiles keeps its flat listing (one LIST per 1000 keys on S3A); with
     // the resolver, toDtapLocated replaces the backend's locations.
     return new MappedIterator<>(
-        ctx.call(() -> ctx.backend().listFiles(b, recursive)),
+        ctx.call(b, () -> ctx.backend().listFiles(b, recursive)),
         tap::toDtapLocated,
         null,
         FileStatus::getPath,
@@ -94,7 +94,7 @@ final class ListingOperations {
     Path b = ctx.toBackend(ctx.readable(f, Op.LIST_STATUS));
     Tap tap = ctx.tap();
     return new MappedIterator<>(
-        ctx.call(() -> ctx.backend().listCorruptFileBlocks(b)),
+        ctx.call(b, () -> ctx.backend().listCorruptFileBlocks(b)),
         tap::toDtap,
         null,
         x -> x,

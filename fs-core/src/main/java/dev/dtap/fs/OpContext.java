@@ -115,6 +115,51 @@ final class OpContext {
     return tap.errors().translate(e);
   }
 
+  /**
+   * A backend call on one path. Its failure names that path in dtap form when the backend's message
+   * does not: Hadoop RPC's "Connection refused" or a socket timeout says nothing of which file an
+   * operation was on.
+   *
+   * @param backendPath the backend path the call is on (named in its dtap form)
+   * @param c the call
+   * @return its result
+   * @throws IOException the call's failure, rewritten and naming the path
+   */
+  <T> T call(Path backendPath, BackendCall<T> c) throws IOException {
+    try {
+      return c.call();
+    } catch (IOException e) {
+      throw translate(e, backendPath);
+    }
+  }
+
+  /** {@link #call(Path, BackendCall)} without a result. */
+  void run(Path backendPath, BackendRun r) throws IOException {
+    try {
+      r.run();
+    } catch (IOException e) {
+      throw translate(e, backendPath);
+    }
+  }
+
+  /**
+   * Rewrites a failure of an operation on one backend path and names the path in dtap form.
+   *
+   * @param e the backend's failure
+   * @param backendPath the path it was on, inside the tap
+   * @return the rewritten failure, of the same class
+   */
+  IOException translate(IOException e, Path backendPath) {
+    Path dtap;
+    try {
+      dtap = tap.toDtap(backendPath);
+    } catch (AccessControlException outside) {
+      // not a path of the tap (it came from the tap's own mapping, so this does not happen)
+      return tap.errors().translate(e);
+    }
+    return tap.errors().translate(e, dtap.toString());
+  }
+
   FSDataInputStream wrapIn(FSDataInputStream in, Path p) {
     TapTraffic traffic = tap.traffic();
     return new FSDataInputStream(

@@ -33,9 +33,9 @@ final class ReadOperations {
     ReadCache cache = ctx.tap().cache();
     if (cache != null) {
       return ctx.wrapIn(
-          ctx.call(() -> cache.open(new OpenRequest(p, b, null, bufferSize, null))), p);
+          ctx.call(b, () -> cache.open(new OpenRequest(p, b, null, bufferSize, null))), p);
     }
-    return ctx.wrapIn(ctx.call(() -> ctx.backend().open(b, bufferSize)), p);
+    return ctx.wrapIn(ctx.call(b, () -> ctx.backend().open(b, bufferSize)), p);
   }
 
   /**
@@ -54,14 +54,14 @@ final class ReadOperations {
           new OpenRequest(p, b, status, parameters.getBufferSize(), parameters.getOptions());
       CompletableFuture<FSDataInputStream> result = new CompletableFuture<>();
       try {
-        result.complete(ctx.wrapIn(ctx.call(() -> cache.open(request)), p));
+        result.complete(ctx.wrapIn(ctx.call(b, () -> cache.open(request)), p));
       } catch (IOException e) {
         // as the backends do: a missing file fails the future, not build()
         result.completeExceptionally(e);
       }
       return result;
     }
-    FutureDataInputStreamBuilder builder = ctx.call(() -> ctx.backend().openFile(b));
+    FutureDataInputStreamBuilder builder = ctx.call(b, () -> ctx.backend().openFile(b));
     Configuration options = parameters.getOptions();
     if (options != null) {
       for (Map.Entry<String, String> e : options) {
@@ -75,7 +75,7 @@ final class ReadOperations {
     if (status != null) {
       builder.withFileStatus(status);
     }
-    CompletableFuture<FSDataInputStream> future = ctx.call(builder::build);
+    CompletableFuture<FSDataInputStream> future = ctx.call(b, builder::build);
     return future.handle(
         (in, failure) -> {
           if (failure == null) {
@@ -83,7 +83,7 @@ final class ReadOperations {
           }
           Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
           if (cause instanceof IOException) {
-            throw new CompletionException(ctx.translate((IOException) cause));
+            throw new CompletionException(ctx.translate((IOException) cause, b));
           }
           throw new CompletionException(cause);
         });
@@ -101,7 +101,7 @@ final class ReadOperations {
     for (String key : parameters.getMandatoryKeys()) {
       if (!Options.OpenFileOptions.FS_OPTION_OPENFILE_STANDARD_OPTIONS.contains(key)) {
         if (check == null) {
-          check = ctx.call(() -> ctx.backend().openFile(b));
+          check = ctx.call(b, () -> ctx.backend().openFile(b));
         }
         check.must(key, options == null ? "" : options.get(key, ""));
       }
@@ -144,7 +144,7 @@ final class ReadOperations {
     Path b = ctx.toBackend(p);
     OutputHook hook = ctx.tap().hookFor(p);
     if (hook != null) {
-      FileStatus hooked = ctx.call(() -> hook.getFileStatus(p));
+      FileStatus hooked = ctx.call(b, () -> hook.getFileStatus(p));
       if (hooked != null) {
         return hooked;
       }
@@ -156,9 +156,9 @@ final class ReadOperations {
       if (ctx.isRoot(p)) {
         return ctx.rootStatus(b);
       }
-      throw ctx.translate(e);
+      throw ctx.translate(e, b);
     } catch (IOException e) {
-      throw ctx.translate(e);
+      throw ctx.translate(e, b);
     }
   }
 
@@ -175,7 +175,7 @@ final class ReadOperations {
       return new BlockLocation[0];
     }
     FileStatus backendStatus = backendStatusFor(file, b);
-    return ctx.call(() -> ctx.tap().locations(backendStatus, start, len));
+    return ctx.call(b, () -> ctx.tap().locations(backendStatus, start, len));
   }
 
   ContentSummary getContentSummary(Path f) throws IOException {
@@ -187,14 +187,14 @@ final class ReadOperations {
       if (ctx.isRoot(p)) {
         return new ContentSummary.Builder().length(0).fileCount(0).directoryCount(1).build();
       }
-      throw ctx.translate(e);
+      throw ctx.translate(e, b);
     } catch (IOException e) {
-      throw ctx.translate(e);
+      throw ctx.translate(e, b);
     }
   }
 
   Path resolvePath(Path f) throws IOException {
     Path b = ctx.toBackend(ctx.readable(f, Op.GET_FILE_STATUS));
-    return ctx.tap().toDtap(ctx.call(() -> ctx.backend().resolvePath(b)));
+    return ctx.tap().toDtap(ctx.call(b, () -> ctx.backend().resolvePath(b)));
   }
 }

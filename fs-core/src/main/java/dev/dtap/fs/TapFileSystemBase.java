@@ -169,7 +169,7 @@ abstract class TapFileSystemBase extends FileSystem implements IOStatisticsSourc
       return decided;
     }
     return PathCapabilities.supported(capability, readOnly)
-        && ctx.call(() -> tap.backend().hasPathCapability(b, capability));
+        && ctx.call(b, () -> tap.backend().hasPathCapability(b, capability));
   }
 
   @Override

@@ -51,7 +51,7 @@ final class WriteOperations {
       return ctx.call(() -> hook.create(p, flags.contains(CreateFlag.OVERWRITE)));
     }
     Path b = ctx.toBackend(p);
-    return ctx.wrapOut(ctx.call(() -> creator.create(ctx.backend(), b)), p);
+    return ctx.wrapOut(ctx.call(b, () -> creator.create(ctx.backend(), b)), p);
   }
 
   FSDataOutputStream append(Path f, int bufferSize, Progressable progress, Boolean appendToNewBlock)
@@ -60,8 +60,8 @@ final class WriteOperations {
     Path b = ctx.toBackend(p);
     FSDataOutputStream out =
         appendToNewBlock == null
-            ? ctx.call(() -> ctx.backend().append(b, bufferSize, progress))
-            : ctx.call(() -> ctx.backend().append(b, bufferSize, progress, appendToNewBlock));
+            ? ctx.call(b, () -> ctx.backend().append(b, bufferSize, progress))
+            : ctx.call(b, () -> ctx.backend().append(b, bufferSize, progress, appendToNewBlock));
     return ctx.wrapOut(out, p);
   }
 
@@ -76,6 +76,7 @@ final class WriteOperations {
     Path b = ctx.toBackend(p);
     FSDataOutputStream out =
         ctx.call(
+            b,
             () ->
                 settings
                     .copyTo(append ? ctx.backend().appendFile(b) : ctx.backend().createFile(b))
@@ -121,7 +122,7 @@ final class WriteOperations {
     if (ctx.isRoot(p)) {
       return RootDelete.delete(ctx.backend(), b, recursive, p, ctx.tap().errors());
     }
-    return ctx.call(() -> ctx.backend().delete(b, recursive));
+    return ctx.call(b, () -> ctx.backend().delete(b, recursive));
   }
 
   boolean mkdirs(Path f, FsPermission permission) throws IOException {
@@ -132,12 +133,12 @@ final class WriteOperations {
       // no directory to create, and creating one would cost store requests for nothing
       return true;
     }
-    return ctx.call(() -> ctx.backend().mkdirs(b, permission));
+    return ctx.call(b, () -> ctx.backend().mkdirs(b, permission));
   }
 
   boolean truncate(Path f, long newLength) throws IOException {
     Path b = ctx.toBackend(ctx.writable(f, "truncate", Op.APPEND));
-    return ctx.call(() -> ctx.backend().truncate(b, newLength));
+    return ctx.call(b, () -> ctx.backend().truncate(b, newLength));
   }
 
   void concat(Path trg, Path[] psrcs) throws IOException {
@@ -146,6 +147,6 @@ final class WriteOperations {
     for (int i = 0; i < psrcs.length; i++) {
       sources[i] = ctx.toBackend(ctx.writable(psrcs[i], "concat", Op.APPEND));
     }
-    ctx.run(() -> ctx.backend().concat(b, sources));
+    ctx.run(b, () -> ctx.backend().concat(b, sources));
   }
 }

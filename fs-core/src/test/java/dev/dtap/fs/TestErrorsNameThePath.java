@@ -1,0 +1,89 @@
+package dev.dtap.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.dtap.fs.testing.LocalTaps;
+import dev.dtap.fs.testing.UnreachableFileSystem;
+import java.net.ConnectException;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A backend failure whose message names no path (Hadoop RPC's "Connection refused") reaches the
+ * caller naming the dtap path it was on, with its class kept and the server hidden: a task log of
+ * such failures is otherwise no help in finding which file or tap failed.
+ */
+class TestErrorsNameThePath {
+  private static final Path FILE = new Path("dtap://far/t/part-0");
+
+  private FileSystem fs;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    Configuration conf = LocalTaps.newConf();
+    conf.setClass("fs.hdfs.impl", UnreachableFileSystem.class, FileSystem.class);
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    conf.set("fs.dtap.tap.far.uri", "hdfs://nn.internal:8020/warehouse");
+    fs = LocalTaps.open(conf, "far");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fs.close();
+  }
+
+  interface Op {
+    void run(FileSystem fs) throws Exception;
+  }
+
+  static Stream<Arguments> operations() {
+    return Stream.of(
+        Arguments.of("getFileStatus", (Op) fs -> fs.getFileStatus(FILE)),
+        Arguments.of("listStatus", (Op) fs -> fs.listStatus(FILE)),
+        Arguments.of("listStatusIterator", (Op) fs -> fs.listStatusIterator(FILE).hasNext()),
+        Arguments.of("open", (Op) fs -> fs.open(FILE).close()),
+        Arguments.of("openFile", (Op) fs -> fs.openFile(FILE).build().get().close()),
+        Arguments.of("create", (Op) fs -> fs.create(FILE, true).close()),
+        Arguments.of("delete", (Op) fs -> fs.delete(FILE, false)),
+        Arguments.of("mkdirs", (Op) fs -> fs.mkdirs(FILE)),
+        Arguments.of(
+            "setPermission", (Op) fs -> fs.setPermission(FILE, FsPermission.getFileDefault())));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("operations")
+  void theFailureNamesTheDtapPathKeepsItsClassAndHidesTheServer(String name, Op op) {
+    Throwable error = catchThrowable(() -> op.run(fs));
+    Throwable thrown =
+        error instanceof java.util.concurrent.ExecutionException ? error.getCause() : error;
+    assertThat(thrown).as(name).isInstanceOf(ConnectException.class);
+    assertThat(thrown.getMessage())
+        .as(name)
+        .startsWith(FILE + ": ")
+        .contains("[server of tap 'far']")
+        .doesNotContain("nn.internal")
+        .doesNotContain("/warehouse");
+    assertThat(thrown.getCause())
+        .as("the backend's failure, rewritten, stays as the cause")
+        .isInstanceOf(ConnectException.class);
+    assertThat(thrown.getCause().getMessage()).doesNotContain("nn.internal");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"dtap://far/t/part-0", "/t/part-0"})
+  void aRelativeOrAbsolutePathIsNamedInItsQualifiedForm(String asked) {
+    Throwable error = catchThrowable(() -> fs.getFileStatus(new Path(asked)));
+    assertThat(error).isInstanceOf(ConnectException.class);
+    assertThat(error.getMessage()).startsWith("dtap://far/t/part-0: ");
+  }
+}
