@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
 import java.util.Arrays;
 import java.util.Collection;
@@ -15,8 +16,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
@@ -45,20 +44,9 @@ final class ExceptionTranslator {
           AccessControlException.class,
           InterruptedIOException.class);
 
-  /** Schemes whose messages name objects by key, without a leading slash. */
-  private static final List<String> OBJECT_STORES = Arrays.asList("s3a", "s3", "s3n", "gs", "oss");
-
-  /**
-   * The address a host resolved to, as Java prints it after the name ({@code minio/172.18.0.2}):
-   * exactly four numbers, so that a path segment ({@code minio/2024/x}) is not taken for one.
-   */
-  private static final String IPV4 = "\\d{1,3}(?:\\.\\d{1,3}){3}";
-
   private final String tap;
   private final Runnable onFailure;
-  private final Pattern rootPattern;
-  private final Pattern backendPattern;
-  private final Pattern addressPattern;
+  private final BackendNames names;
 
   /** A translator hiding the servers the root itself names (an HDFS root's NameNode). */
   ExceptionTranslator(String tap, URI backendRoot) {
@@ -76,111 +64,7 @@ final class ExceptionTranslator {
       String tap, URI backendRoot, Collection<String> addresses, Runnable onFailure) {
     this.tap = tap;
     this.onFailure = onFailure;
-    String scheme =
-        BackendAddresses.S3_SCHEMES.contains(backendRoot.getScheme())
-            ? "(?:s3a|s3n|s3)"
-            : Pattern.quote(backendRoot.getScheme());
-    String authority = backendRoot.getAuthority() == null ? "" : backendRoot.getAuthority();
-    String rootPath = backendRoot.getPath() == null ? "" : backendRoot.getPath();
-    if (rootPath.equals("/")) {
-      rootPath = "";
-    }
-    String container = containerPattern(scheme, authority, backendRoot, addresses);
-    String qRoot = Pattern.quote(rootPath);
-    // container/root, scheme:/root (local form), and for non-trivial roots the bare path
-    StringBuilder alt = new StringBuilder();
-    alt.append(container).append(qRoot);
-    if (authority.isEmpty()) {
-      alt.append('|').append(scheme).append(':').append(qRoot.isEmpty() ? "(?=/)" : qRoot);
-    }
-    if (!rootPath.isEmpty()) {
-      alt.append("|(?<![\\w/.:-])").append(qRoot);
-      if (OBJECT_STORES.contains(backendRoot.getScheme())) {
-        // S3A names objects by key ("Completing multipart upload on data/part-0"): no leading slash
-        alt.append("|(?<![\\w/.:-])")
-            .append(Pattern.quote(rootPath.startsWith("/") ? rootPath.substring(1) : rootPath));
-      }
-    }
-    // the root ends at a slash, the message's end, a quote or punctuation, or a sentence's full
-    // stop (but warehouse.old is another directory)
-    this.rootPattern = Pattern.compile("(?:" + alt + ")(?=/|$|[\\s'\"`),;:?\\]]|\\.(?![\\w-]))");
-    this.backendPattern =
-        Pattern.compile(
-            container
-                // the whole authority: s3a://data is not s3a://data-archive nor s3a://data.old,
-                // while a sentence may end right after it ("... in s3a://data.")
-                + (authority.isEmpty() ? "(/)" : "(?![\\w-]|\\.[\\w-])(/?)"));
-    this.addressPattern = addressPattern(addresses);
-  }
-
-  /**
-   * The ways a message names the root's container: {@code scheme://authority}, and for an S3 bucket
-   * its ARN, its virtual-host and path-style URLs on AWS and on the tap's own endpoint.
-   */
-  private static String containerPattern(
-      String scheme, String authority, URI root, Collection<String> addresses) {
-    String qAuthority = Pattern.quote(authority);
-    StringBuilder p = new StringBuilder("(?:").append(scheme).append("://").append(qAuthority);
-    if (BackendAddresses.HDFS_SCHEMES.contains(root.getScheme())) {
-      // a NameNode named by its host (an HA nameservice's, or with another port, or WebHDFS's)
-      for (String address : addresses) {
-        if (host(address).isEmpty()) {
-          continue;
-        }
-        p.append("|(?:hdfs|webhdfs|swebhdfs)://")
-            .append(Pattern.quote(host(address)))
-            .append("(?::\\d+)?");
-      }
-    }
-    if (BackendAddresses.S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
-      String port = "(?::\\d+)?";
-      String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?" + port;
-      p.append("|arn:aws[\\w-]*:s3:::").append(qAuthority);
-      p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(aws);
-      p.append("|(?<![\\w.-])(?:https?://)?").append(aws).append('/').append(qAuthority);
-      for (String address : addresses) {
-        if (host(address).isEmpty()) {
-          continue;
-        }
-        String host = Pattern.quote(host(address)) + port;
-        p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(host);
-        p.append("|(?<![\\w.-])(?:https?://)?").append(host).append('/').append(qAuthority);
-      }
-    }
-    return p.append(')').toString();
-  }
-
-  /**
-   * A server named on its own, as clients do in connection errors ({@code Call From h/10.0.0.1 to
-   * nn.example.com:8020 failed}, {@code Connect to minio.internal:9000 [minio.internal/10.0.0.5]
-   * failed}): with any port and the address it resolved to. A host without a dot ({@code nn},
-   * {@code localhost}) is taken only with a port, since it may be a word of the message.
-   */
-  private static Pattern addressPattern(Collection<String> addresses) {
-    StringBuilder p = new StringBuilder();
-    for (String address : addresses) {
-      String host = host(address);
-      if (host.isEmpty()) {
-        continue;
-      }
-      String q = Pattern.quote(host);
-      p.append(p.length() == 0 ? "" : "|").append("(?<![\\w.-])(?:https?://)?").append(q);
-      if (host.contains(".") || host.startsWith("[")) {
-        p.append("(?:/" + IPV4 + ")?(?::\\d+)?(?![\\w-]|\\.[\\w-])");
-      } else {
-        // with a port, with the address it resolved to (Apache's "[minio/172.18.0.2]"), or as
-        // Hadoop's RPC client quotes it: destination host is: "nn":8020
-        p.append("(?:(?:/" + IPV4 + ")?:\\d+(?!\\w)|/" + IPV4 + "(?![\\w.-])|(?=\"\\s*:\\s*\\d))");
-      }
-    }
-    return p.length() == 0 ? null : Pattern.compile(p.toString(), Pattern.CASE_INSENSITIVE);
-  }
-
-  /** The host of {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}. */
-  private static String host(String address) {
-    int bracket = address.lastIndexOf(']');
-    int colon = address.lastIndexOf(':');
-    return colon <= bracket ? address : address.substring(0, colon);
+    this.names = new BackendNames(tap, backendRoot, addresses);
   }
 
   /**
@@ -190,24 +74,7 @@ final class ExceptionTranslator {
    * @return the message speaking dtap, or the same instance when nothing needed rewriting
    */
   String translate(String message) {
-    if (message == null) {
-      return null;
-    }
-    Matcher m = rootPattern.matcher(message);
-    String out = m.find() ? m.replaceAll(Matcher.quoteReplacement("dtap://" + tap)) : message;
-    Matcher rest = backendPattern.matcher(out);
-    if (rest.find()) {
-      // the slash stays where there was one: "s3a://data/other" reads "[backend of tap 'x']/other"
-      out = rest.replaceAll(Matcher.quoteReplacement("[backend of tap '" + tap + "']") + "$1");
-    }
-    if (addressPattern != null) {
-      Matcher server = addressPattern.matcher(out);
-      if (server.find()) {
-        // a server, not a location in the tap: "[server of tap 'x']/other-bucket/k" is no path of x
-        out = server.replaceAll(Matcher.quoteReplacement("[server of tap '" + tap + "']"));
-      }
-    }
-    return out;
+    return names.translate(message);
   }
 
   /**
@@ -231,7 +98,39 @@ final class ExceptionTranslator {
    * @return {@code e} itself when it shows no backend location, else a rewritten copy
    */
   IOException rewrite(IOException e) {
-    return (IOException) translate(e, 0);
+    // a first walk only reads: an exception that shows nothing is passed on as it is, even one
+    // whose chain leads back to itself (which the rewriting walk cuts, and so would copy)
+    if (!showsBackend(e, 0, Collections.newSetFromMap(new IdentityHashMap<>()))) {
+      return e;
+    }
+    return (IOException) translate(e, 0, new Seen());
+  }
+
+  /**
+   * Whether an exception, its causes or what they suppressed name anything of the backend, or go
+   * deeper than is kept (a copy is cut there, so what lies below cannot leak).
+   */
+  private boolean showsBackend(Throwable e, int depth, Set<Throwable> visited) {
+    if (e == null || !visited.add(e)) {
+      return false;
+    }
+    if (depth > MAX_CAUSE_DEPTH) {
+      return true;
+    }
+    String message = e.getMessage();
+    if (names.translate(message) != message
+        || (e instanceof UnknownHostException && names.isServerHost(message))) {
+      return true;
+    }
+    if (e.getCause() != e && showsBackend(e.getCause(), depth + 1, visited)) {
+      return true;
+    }
+    for (Throwable s : e.getSuppressed()) {
+      if (showsBackend(s, depth + 1, visited)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -263,10 +162,6 @@ final class ExceptionTranslator {
     return named instanceof IOException ? (IOException) named : t;
   }
 
-  private Throwable translate(Throwable e, int depth) {
-    return translate(e, depth, new Seen());
-  }
-
   /**
    * The exceptions met while rewriting one: a cause or a suppressed exception may be shared, or
    * lead back to one on the way (A suppresses B, whose cause is A).
@@ -293,7 +188,10 @@ final class ExceptionTranslator {
 
   private Throwable rewriteOne(Throwable e, int depth, Seen seen) {
     String message = e.getMessage();
-    String rewritten = translate(message);
+    String rewritten =
+        e instanceof UnknownHostException && names.isServerHost(message)
+            ? "[server of tap '" + tap + "']"
+            : translate(message);
     Throwable cause = e.getCause() == e ? null : e.getCause();
     Throwable newCause = translate(cause, depth + 1, seen);
     // what went wrong while handling the failure (a close, an abort) is part of what users see

@@ -153,9 +153,28 @@ class TestExceptionTranslator {
     assertThat(compose.translate(pathLikeAnAddress))
         .as("only four numbers after the host are an address")
         .isSameAs(pathLikeAnAddress);
+    assertThat(compose.translate("Connect to minio:9000 [minio/2001:db8:0:0:0:0:0:5] failed"))
+        .as("an IPv6 address it resolved to")
+        .isEqualTo("Connect to [server of tap 'lake'] [[server of tap 'lake']] failed");
+    ExceptionTranslator nn = behind("hist", "hdfs://nn:8020/data", "nn:8020");
+    assertThat(nn.translate("Call From vm/10.0.0.1 to nn/[2001:db8::1]:8020 failed"))
+        .isEqualTo("Call From vm/10.0.0.1 to [server of tap 'hist'] failed");
+    assertThat(nn.translate("Call From vm to nn/fe80::1%eth0:8020 failed"))
+        .isEqualTo("Call From vm to [server of tap 'hist'] failed");
+    String oneColon = "read dtap://lake/minio/2024:x";
+    assertThat(compose.translate(oneColon)).as("one colon is no IPv6 address").isSameAs(oneColon);
     ExceptionTranslator v6 = behind("v", "s3a://bucket/", "[::1]");
     assertThat(v6.translate("Connect to [::1]:9000 failed"))
         .isEqualTo("Connect to [server of tap 'v'] failed");
+    assertThat(
+            compose.translate(
+                "Unable to execute HTTP request: minio: Name or service not known (SDK Attempt 1)"))
+        .as("a host the resolver does not know, named before the resolver's words")
+        .isEqualTo(
+            "Unable to execute HTTP request: [server of tap 'lake']: Name or service not known"
+                + " (SDK Attempt 1)");
+    assertThat(compose.translate("MINIO: Temporary failure in name resolution"))
+        .isEqualTo("[server of tap 'lake']: Temporary failure in name resolution");
     String word = "nn layer failed";
     assertThat(hdfsRoot.translate(word)).as("a host without a dot needs its port").isSameAs(word);
   }
@@ -180,6 +199,11 @@ class TestExceptionTranslator {
     String other = "upload on mywarehouse/t and on warehouse-old/t";
     assertThat(s3.translate(other)).isSameAs(other);
     assertThat(hdfs.translate("read data/logs/a.log")).isEqualTo("read data/logs/a.log");
+    assertThat(s3.translate("getFileStatus on warehouse: 403 Forbidden"))
+        .as("the root's own key")
+        .isEqualTo("getFileStatus on dtap://lake: 403 Forbidden");
+    String word = "the warehouse is full. Retry the warehouse, warehouse? warehouse.";
+    assertThat(s3.translate(word)).as("the key as a word of a sentence").isSameAs(word);
   }
 
   @Test
@@ -282,6 +306,34 @@ class TestExceptionTranslator {
     assertThat(s3.translate(named).getSuppressed())
         .as("a rewritten copy keeps what was suppressed")
         .hasSize(1);
+  }
+
+  @Test
+  void anUnknownHostNamedAloneIsHiddenOnlyWhenItIsAServerOfTheTap() throws Exception {
+    ExceptionTranslator compose = behind("lake", "s3a://bucket/", "minio:9000");
+    IOException sdk =
+        new IOException(
+            "Received an UnknownHostException when attempting to interact with a service",
+            new java.net.UnknownHostException("minio"));
+    IOException t = compose.translate(sdk);
+    assertThat(t.getCause())
+        .isInstanceOf(java.net.UnknownHostException.class)
+        .hasMessage("[server of tap 'lake']");
+    java.net.UnknownHostException other = new java.net.UnknownHostException("proxy");
+    assertThat(compose.translate(other)).as("another host is not the tap's").isSameAs(other);
+    IOException word = new IOException("minio");
+    assertThat(compose.translate(word))
+        .as("only the JDK's unknown host, not any word")
+        .isSameAs(word);
+  }
+
+  @Test
+  void anExceptionLeadingBackToItselfThatShowsNothingIsPassedOnAsItIs() {
+    IOException a = new IOException("write failed");
+    IOException b = new IOException("abort failed", a);
+    a.addSuppressed(b);
+    assertThat(s3.translate(a)).isSameAs(a);
+    assertThat(a.getSuppressed()).containsExactly(b);
   }
 
   @Test
