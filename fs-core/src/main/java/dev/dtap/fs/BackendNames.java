@@ -172,9 +172,49 @@ final class BackendNames {
     return p.length() == 0 ? null : Pattern.compile(p.toString(), Pattern.CASE_INSENSITIVE);
   }
 
-  /** Whether a message is nothing but the name of a server behind the tap (the JDK's "minio"). */
-  boolean isServerHost(String message) {
-    return message != null && hosts.contains(message.trim().toLowerCase(Locale.ROOT));
+  /**
+   * The server an {@code UnknownHostException} could not resolve, when it is one behind the tap:
+   * the JDK names the host first ({@code minio} or {@code minio: Name or service not known}).
+   *
+   * @param message the exception's message, may be null
+   * @return the host, lower case, or null when the message names no server of the tap
+   */
+  String unresolvedServer(String message) {
+    if (message == null) {
+      return null;
+    }
+    int colon = message.indexOf(':');
+    String host = (colon < 0 ? message : message.substring(0, colon)).trim();
+    host = host.toLowerCase(Locale.ROOT);
+    return hosts.contains(host) ? host : null;
+  }
+
+  /**
+   * Rewrites one message of a failure that could not resolve a server: once the JDK has said which
+   * host it could not resolve, every client above it names that host alone ("Unable to execute HTTP
+   * request: minio"), so there it is taken wherever it stands as a word.
+   *
+   * @param message a backend message, may be null
+   * @param unresolved hosts an {@code UnknownHostException} in the same failure named (see {@link
+   *     #unresolvedServer})
+   * @return the message speaking dtap, or the same instance when nothing needed rewriting
+   */
+  String translate(String message, Set<String> unresolved) {
+    String out = translate(message);
+    if (out == null || unresolved.isEmpty()) {
+      return out;
+    }
+    StringBuilder words = new StringBuilder();
+    for (String host : unresolved) {
+      words.append(words.length() == 0 ? "" : "|").append(Pattern.quote(host));
+    }
+    Matcher server =
+        Pattern.compile(
+                "(?<![\\w.-])(?:" + words + ")(?![\\w-]|\\.[\\w-])", Pattern.CASE_INSENSITIVE)
+            .matcher(out);
+    return server.find()
+        ? server.replaceAll(Matcher.quoteReplacement("[server of tap '" + tap + "']"))
+        : out;
   }
 
   /** The host of {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}. */

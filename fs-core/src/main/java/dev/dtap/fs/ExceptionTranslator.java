@@ -12,6 +12,7 @@ import java.nio.file.AccessDeniedException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,37 +101,48 @@ final class ExceptionTranslator {
   IOException rewrite(IOException e) {
     // a first walk only reads: an exception that shows nothing is passed on as it is, even one
     // whose chain leads back to itself (which the rewriting walk cuts, and so would copy)
-    if (!showsBackend(e, 0, Collections.newSetFromMap(new IdentityHashMap<>()))) {
+    Survey survey = new Survey();
+    survey(e, 0, survey);
+    if (!survey.showsBackend) {
       return e;
     }
-    return (IOException) translate(e, 0, new Seen());
+    return (IOException) translate(e, 0, new Seen(survey.unresolved));
+  }
+
+  /** What the first walk over an exception, its causes and what they suppressed found. */
+  private static final class Survey {
+    final Set<Throwable> visited = Collections.newSetFromMap(new IdentityHashMap<>());
+    final Set<String> unresolved = new HashSet<>();
+    boolean showsBackend;
   }
 
   /**
-   * Whether an exception, its causes or what they suppressed name anything of the backend, or go
-   * deeper than is kept (a copy is cut there, so what lies below cannot leak).
+   * Finds whether anything names the backend, or goes deeper than is kept (a copy is cut there, so
+   * what lies below cannot leak), and which servers of the tap could not be resolved.
    */
-  private boolean showsBackend(Throwable e, int depth, Set<Throwable> visited) {
-    if (e == null || !visited.add(e)) {
-      return false;
+  private void survey(Throwable e, int depth, Survey survey) {
+    if (e == null || !survey.visited.add(e)) {
+      return;
     }
     if (depth > MAX_CAUSE_DEPTH) {
-      return true;
+      survey.showsBackend = true;
+      return;
     }
     String message = e.getMessage();
-    if (names.translate(message) != message
-        || (e instanceof UnknownHostException && names.isServerHost(message))) {
-      return true;
+    String unresolved = e instanceof UnknownHostException ? names.unresolvedServer(message) : null;
+    if (unresolved != null) {
+      survey.unresolved.add(unresolved);
+      survey.showsBackend = true;
     }
-    if (e.getCause() != e && showsBackend(e.getCause(), depth + 1, visited)) {
-      return true;
+    if (names.translate(message) != message) {
+      survey.showsBackend = true;
+    }
+    if (e.getCause() != e) {
+      survey(e.getCause(), depth + 1, survey);
     }
     for (Throwable s : e.getSuppressed()) {
-      if (showsBackend(s, depth + 1, visited)) {
-        return true;
-      }
+      survey(s, depth + 1, survey);
     }
-    return false;
   }
 
   /**
@@ -169,6 +181,13 @@ final class ExceptionTranslator {
   private static final class Seen {
     final Set<Throwable> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
     final Map<Throwable, Throwable> done = new IdentityHashMap<>();
+
+    /** Servers an {@link UnknownHostException} of this failure could not resolve. */
+    final Set<String> unresolved;
+
+    Seen(Set<String> unresolved) {
+      this.unresolved = unresolved;
+    }
   }
 
   /** Null for what is dropped: past the depth limit, and the edge that closes a cycle. */
@@ -188,10 +207,7 @@ final class ExceptionTranslator {
 
   private Throwable rewriteOne(Throwable e, int depth, Seen seen) {
     String message = e.getMessage();
-    String rewritten =
-        e instanceof UnknownHostException && names.isServerHost(message)
-            ? "[server of tap '" + tap + "']"
-            : translate(message);
+    String rewritten = names.translate(message, seen.unresolved);
     Throwable cause = e.getCause() == e ? null : e.getCause();
     Throwable newCause = translate(cause, depth + 1, seen);
     // what went wrong while handling the failure (a close, an abort) is part of what users see

@@ -319,6 +319,22 @@ class TestExceptionTranslator {
     assertThat(t.getCause())
         .isInstanceOf(java.net.UnknownHostException.class)
         .hasMessage("[server of tap 'lake']");
+    IOException above =
+        new IOException(
+            "getFileStatus on s3a://bucket/t: Unable to execute HTTP request: minio",
+            new IOException(
+                "Request attempt 1 failure: Unable to execute HTTP request: minio",
+                new java.net.UnknownHostException("minio: Name or service not known")));
+    IOException named = compose.translate(above);
+    assertThat(named)
+        .as("once the JDK said it could not resolve the server, its bare name is hidden above it")
+        .hasMessage(
+            "getFileStatus on dtap://lake/t: Unable to execute HTTP request: [server of tap 'lake']");
+    assertThat(named.getCause())
+        .hasMessage(
+            "Request attempt 1 failure: Unable to execute HTTP request: [server of tap 'lake']");
+    assertThat(named.getCause().getCause())
+        .hasMessage("[server of tap 'lake']: Name or service not known");
     java.net.UnknownHostException other = new java.net.UnknownHostException("proxy");
     assertThat(compose.translate(other)).as("another host is not the tap's").isSameAs(other);
     IOException word = new IOException("minio");

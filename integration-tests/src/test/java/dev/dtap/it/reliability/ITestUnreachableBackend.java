@@ -47,9 +47,17 @@ class ITestUnreachableBackend {
     S3_PATH_STYLE,
     /** An S3 store reached by virtual-host requests: the client looks up bucket.host. */
     S3_VIRTUAL_HOST,
+    /**
+     * An S3 store whose host no resolver knows, named by one word as in a container network ({@code
+     * minio}): the JDK names it alone, with no port or address to tell it from a word.
+     */
+    S3_UNKNOWN_HOST,
     /** An HDFS NameNode. */
     HDFS
   }
+
+  /** A host name no resolver here knows; one word, as container networks name their servers. */
+  private static final String UNKNOWN_HOST = "dtap-nowhere";
 
   static Stream<Arguments> cases() {
     List<Arguments> all = new ArrayList<>();
@@ -60,6 +68,7 @@ class ITestUnreachableBackend {
     }
     all.add(Arguments.of(Backend.S3_PATH_STYLE, "magic committer"));
     all.add(Arguments.of(Backend.S3_VIRTUAL_HOST, "magic committer"));
+    all.add(Arguments.of(Backend.S3_UNKNOWN_HOST, "magic committer"));
     return all.stream();
   }
 
@@ -85,7 +94,8 @@ class ITestUnreachableBackend {
     assertThat(text)
         .as("the error hides the server and the bucket")
         .doesNotContain(":" + port)
-        .doesNotContain(BUCKET);
+        .doesNotContain(BUCKET)
+        .doesNotContain(UNKNOWN_HOST);
   }
 
   private static void run(FileSystem fs, Configuration conf, String op, Path path)
@@ -141,10 +151,12 @@ class ITestUnreachableBackend {
       conf.set(tap + "conf.ipc.client.connect.max.retries.on.timeouts", "0");
       return conf;
     }
-    boolean pathStyle = backend == Backend.S3_PATH_STYLE;
+    boolean pathStyle = backend != Backend.S3_VIRTUAL_HOST;
+    String host =
+        backend == Backend.S3_UNKNOWN_HOST ? UNKNOWN_HOST : pathStyle ? "127.0.0.1" : "localhost";
     conf.set(tap + "uri", "s3a://" + BUCKET + "/data");
     String s3a = tap + "conf.fs.s3a.";
-    conf.set(s3a + "endpoint", "http://" + (pathStyle ? "127.0.0.1" : "localhost") + ":" + port);
+    conf.set(s3a + "endpoint", "http://" + host + ":" + port);
     conf.set(s3a + "endpoint.region", "us-east-1");
     conf.set(s3a + "path.style.access", Boolean.toString(pathStyle));
     conf.set(s3a + "connection.ssl.enabled", "false");
