@@ -324,7 +324,10 @@ final class PageStore {
               load(key, owner, loader, stream, true);
             }
           } catch (IOException | RuntimeException e) {
-            LOG.debug("dtap cache: background load failed: {}", e.toString());
+            // the class only: a backend's message names its bucket or server, and this store is
+            // the JVM's, shared by taps, so no tap's rewriting applies; the reader that needs the
+            // page meets the failure itself, rewritten
+            LOG.debug("dtap cache: a background page load failed ({})", e.getClass().getName());
           }
         });
   }
