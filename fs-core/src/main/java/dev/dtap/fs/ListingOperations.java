@@ -49,7 +49,7 @@ final class ListingOperations {
         tap::toDtapStatus,
         null,
         FileStatus::getPath,
-        tap.errors());
+        e -> ctx.translate(e, b));
   }
 
   RemoteIterator<LocatedFileStatus> listLocatedStatus(Path f, PathFilter filter)
@@ -63,7 +63,7 @@ final class ListingOperations {
           tap::toDtapLocated,
           filter,
           FileStatus::getPath,
-          tap.errors());
+          e -> ctx.translate(e, b));
     }
     ctx.iostats().increment(DataTapStatistics.BACKEND_LIST_LOCATED_CALLS);
     return new MappedIterator<>(
@@ -71,7 +71,7 @@ final class ListingOperations {
         tap::toDtapLocated,
         filter,
         FileStatus::getPath,
-        tap.errors());
+        e -> ctx.translate(e, b));
   }
 
   RemoteIterator<LocatedFileStatus> listFiles(Path f, boolean recursive) throws IOException {
@@ -87,7 +87,7 @@ final class ListingOperations {
         tap::toDtapLocated,
         null,
         FileStatus::getPath,
-        tap.errors());
+        e -> ctx.translate(e, b));
   }
 
   RemoteIterator<Path> listCorruptFileBlocks(Path f) throws IOException {
@@ -98,6 +98,6 @@ final class ListingOperations {
         tap::toDtap,
         null,
         x -> x,
-        tap.errors());
+        e -> ctx.translate(e, b));
   }
 }

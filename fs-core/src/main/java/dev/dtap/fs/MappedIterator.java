@@ -24,6 +24,11 @@ final class MappedIterator<B, D> implements RemoteIterator<D>, IOStatisticsSourc
     D map(B backendElement) throws IOException;
   }
 
+  /** Rewrites a failure of the backend's listing (naming the listed directory). */
+  interface Errors {
+    IOException translate(IOException e);
+  }
+
   /** Reads the dtap path of an element, for filtering. */
   interface PathOf<D> {
     Path path(D element);
@@ -33,7 +38,7 @@ final class MappedIterator<B, D> implements RemoteIterator<D>, IOStatisticsSourc
   private final Mapper<B, D> mapper;
   private final PathFilter filter;
   private final PathOf<D> pathOf;
-  private final ExceptionTranslator errors;
+  private final Errors errors;
   private D next;
 
   MappedIterator(
@@ -41,7 +46,7 @@ final class MappedIterator<B, D> implements RemoteIterator<D>, IOStatisticsSourc
       Mapper<B, D> mapper,
       PathFilter filter,
       PathOf<D> pathOf,
-      ExceptionTranslator errors) {
+      Errors errors) {
     this.backend = backend;
     this.mapper = mapper;
     this.filter = filter;

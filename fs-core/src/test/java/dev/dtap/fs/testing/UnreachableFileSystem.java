@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
@@ -79,6 +80,22 @@ public class UnreachableFileSystem extends FileSystem {
   @Override
   public FileStatus[] listStatus(Path f) throws IOException {
     throw refused();
+  }
+
+  /** A paged listing that fails when its first page is fetched, as S3A's does. */
+  @Override
+  public RemoteIterator<FileStatus> listStatusIterator(Path f) {
+    return new RemoteIterator<FileStatus>() {
+      @Override
+      public boolean hasNext() throws IOException {
+        throw refused();
+      }
+
+      @Override
+      public FileStatus next() throws IOException {
+        throw refused();
+      }
+    };
   }
 
   @Override
