@@ -28,16 +28,36 @@ final class BackendNames {
    */
   private static final String IPV4 = "\\d{1,3}(?:\\.\\d{1,3}){3}";
 
-  /**
-   * The address a host resolved to: IPv4 as above, or IPv6 (at least two colons, so that {@code
-   * minio/2024:x} is no address), bare or in brackets as JDK 14 and later print it ({@code
-   * nn/[2001:db8::1]:8020}), with a zone.
-   */
-  private static final String RESOLVED =
-      "(?:" + IPV4 + "|\\[?(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}(?:%[\\w.]+)?\\]?)";
+  /** One group of an IPv6 address. */
+  private static final String HEX = "[0-9a-fA-F]{1,4}";
 
   /**
-   * What the system resolver says after a host it cannot resolve, as the JDK passes it on in {@link
+   * An IPv6 address as Java prints one: eight groups, or fewer around a {@code ::}, with a zone; so
+   * that {@code minio/12:30:45} is no address.
+   */
+  private static final String IPV6 =
+      "(?:(?:"
+          + HEX
+          + ":){7}"
+          + HEX
+          + "|(?:"
+          + HEX
+          + "(?::"
+          + HEX
+          + ")*)?::(?:"
+          + HEX
+          + "(?::"
+          + HEX
+          + ")*)?)(?:%[\\w.]+)?";
+
+  /**
+   * The address a host resolved to: IPv4 as above, or IPv6 bare or in brackets, as JDK 14 and later
+   * print it ({@code nn/[2001:db8::1]:8020}).
+   */
+  private static final String RESOLVED = "(?:" + IPV4 + "|" + IPV6 + "|\\[" + IPV6 + "\\])";
+
+  /**
+   * What the system resolver says after a host it cannot resolve, as the JDK passes it on in {@code
    * UnknownHostException}'s message (glibc, musl, the BSDs and macOS).
    */
   private static final String RESOLVER_FAILURES =
@@ -200,21 +220,26 @@ final class BackendNames {
    * @return the message speaking dtap, or the same instance when nothing needed rewriting
    */
   String translate(String message, Set<String> unresolved) {
-    String out = translate(message);
-    if (out == null || unresolved.isEmpty()) {
-      return out;
+    if (message == null || unresolved.isEmpty()) {
+      return translate(message);
     }
     StringBuilder words = new StringBuilder();
     for (String host : unresolved) {
       words.append(words.length() == 0 ? "" : "|").append(Pattern.quote(host));
     }
+    // on the message as the client wrote it, before any rewriting: a path segment, a URI's
+    // authority (s3a://minio, dtap://minio) or a quoted tap name spelled like the server is no
+    // server, so neither a slash, a colon nor a quote may come before it
     Matcher server =
         Pattern.compile(
-                "(?<![\\w.-])(?:" + words + ")(?![\\w-]|\\.[\\w-])", Pattern.CASE_INSENSITIVE)
-            .matcher(out);
-    return server.find()
-        ? server.replaceAll(Matcher.quoteReplacement("[server of tap '" + tap + "']"))
-        : out;
+                "(?<![\\w./:'-])(?:https?://)?(?:" + words + ")(?![\\w/-]|\\.[\\w-])",
+                Pattern.CASE_INSENSITIVE)
+            .matcher(message);
+    String out =
+        server.find()
+            ? server.replaceAll(Matcher.quoteReplacement("[server of tap '" + tap + "']"))
+            : message;
+    return translate(out);
   }
 
   /** The host of {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}. */

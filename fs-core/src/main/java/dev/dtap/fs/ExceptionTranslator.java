@@ -134,7 +134,8 @@ final class ExceptionTranslator {
       survey.unresolved.add(unresolved);
       survey.showsBackend = true;
     }
-    if (names.translate(message) != message) {
+    // once something shows the backend, only unresolved servers are still looked for
+    if (!survey.showsBackend && names.translate(message) != message) {
       survey.showsBackend = true;
     }
     if (e.getCause() != e) {
@@ -148,21 +149,26 @@ final class ExceptionTranslator {
   /**
    * Rewrites an exception of an operation on one path, and names that path when the message does
    * not: a stream's "Connection reset" says nothing of which file was being read, and a task log
-   * full of them is useless without it. The class is kept (a copy of the same class, as above), the
-   * original becomes the cause.
+   * full of them is useless without it. The class is kept: the named exception is a copy of the
+   * same class with the original as its cause, and a class that cannot be rebuilt that way is
+   * passed on unnamed, since callers act on the class (an interrupt, a checksum failure).
    *
    * @param e thrown by the backend
    * @param dtapPath the dtap path the operation was on
-   * @return an exception of the same class whose message names {@code dtapPath}
+   * @return an exception of the same class, naming {@code dtapPath} where its class allows
    */
   IOException translate(IOException e, String dtapPath) {
     IOException t = translate(e);
     String message = t.getMessage();
-    if (t instanceof PathIOException || (message != null && message.contains(dtapPath))) {
+    if (t instanceof PathIOException || names(message, dtapPath)) {
       return t;
     }
     Throwable named =
-        copy(t, dtapPath + ": " + (message == null ? t.getClass().getName() : message));
+        construct(
+            t.getClass(), dtapPath + ": " + (message == null ? t.getClass().getName() : message));
+    if (named == null || named.getClass() != t.getClass()) {
+      return t;
+    }
     if (named.getCause() == null) {
       try {
         named.initCause(t);
@@ -172,6 +178,42 @@ final class ExceptionTranslator {
     }
     named.setStackTrace(t.getStackTrace());
     return named instanceof IOException ? (IOException) named : t;
+  }
+
+  /**
+   * Whether a message names a path: as a whole path, not as the start of a longer one ({@code
+   * dtap://t/a} is not named by {@code dtap://t/ab}); the root is written without its slash.
+   */
+  private static boolean names(String message, String dtapPath) {
+    if (message == null) {
+      return false;
+    }
+    String path =
+        dtapPath.endsWith("/") && !dtapPath.endsWith("//")
+            ? dtapPath.substring(0, dtapPath.length() - 1)
+            : dtapPath;
+    for (int at = message.indexOf(path); at >= 0; at = message.indexOf(path, at + 1)) {
+      int end = at + path.length();
+      if (end == message.length() || endsPath(message, end)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a path that stops at {@code end} of the message ends there (a sentence's full stop).
+   */
+  private static boolean endsPath(String message, int end) {
+    char c = message.charAt(end);
+    if (c == '.') {
+      return end + 1 == message.length() || !isPathChar(message.charAt(end + 1));
+    }
+    return !isPathChar(c);
+  }
+
+  private static boolean isPathChar(char c) {
+    return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '/' || c == '.';
   }
 
   /**

@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -83,10 +84,37 @@ class TestErrorsNameThePath {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"dtap://far/t/part-0", "/t/part-0"})
-  void aRelativeOrAbsolutePathIsNamedInItsQualifiedForm(String asked) {
+  @ValueSource(strings = {"dtap://far/t/part-0", "/t/part-0", "part-0"})
+  void aPathIsNamedInItsQualifiedForm(String asked) throws Exception {
+    fs.setWorkingDirectory(new Path("dtap://far/t"));
     Throwable error = catchThrowable(() -> fs.getFileStatus(new Path(asked)));
     assertThat(error).isInstanceOf(ConnectException.class);
     assertThat(error.getMessage()).startsWith("dtap://far/t/part-0: ");
+  }
+
+  @Test
+  void aClassThatCannotBeRebuiltKeepsItsClassUnnamed() {
+    ExceptionTranslator errors =
+        new ExceptionTranslator("far", java.net.URI.create("hdfs://nn.internal:8020/warehouse"));
+    java.nio.channels.ClosedChannelException closed =
+        new java.nio.channels.ClosedChannelException();
+    assertThat(errors.translate(closed, "dtap://far/t/part-0"))
+        .as("callers act on the class: it is worth more than the path")
+        .isSameAs(closed);
+  }
+
+  @Test
+  void aMessageNamesThePathOnlyAsAWholePath() {
+    ExceptionTranslator errors =
+        new ExceptionTranslator("far", java.net.URI.create("hdfs://nn.internal:8020/warehouse"));
+    java.io.IOException longer = new java.io.IOException("cannot read dtap://far/t/part-01");
+    assertThat(errors.translate(longer, "dtap://far/t/part-0"))
+        .hasMessage("dtap://far/t/part-0: cannot read dtap://far/t/part-01");
+    java.io.IOException ended = new java.io.IOException("cannot read dtap://far/t/part-0.");
+    assertThat(errors.translate(ended, "dtap://far/t/part-0")).isSameAs(ended);
+    java.io.IOException root = new java.io.IOException("cannot list /warehouse: refused");
+    assertThat(errors.translate(root, "dtap://far/"))
+        .as("the root, which messages write without its slash")
+        .hasMessage("cannot list dtap://far: refused");
   }
 }

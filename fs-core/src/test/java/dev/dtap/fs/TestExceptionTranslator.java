@@ -161,6 +161,10 @@ class TestExceptionTranslator {
         .isEqualTo("Call From vm/10.0.0.1 to [server of tap 'hist'] failed");
     assertThat(nn.translate("Call From vm to nn/fe80::1%eth0:8020 failed"))
         .isEqualTo("Call From vm to [server of tap 'hist'] failed");
+    String time = "read minio/12:30:45 and [minio/::1]";
+    assertThat(compose.translate(time))
+        .as("a time is no IPv6 address; a bracket of the message stays")
+        .isEqualTo("read minio/12:30:45 and [[server of tap 'lake']]");
     String oneColon = "read dtap://lake/minio/2024:x";
     assertThat(compose.translate(oneColon)).as("one colon is no IPv6 address").isSameAs(oneColon);
     ExceptionTranslator v6 = behind("v", "s3a://bucket/", "[::1]");
@@ -337,6 +341,15 @@ class TestExceptionTranslator {
         .hasMessage("[server of tap 'lake']: Name or service not known");
     java.net.UnknownHostException other = new java.net.UnknownHostException("proxy");
     assertThat(compose.translate(other)).as("another host is not the tap's").isSameAs(other);
+    IOException inPaths =
+        new IOException(
+            "getFileStatus on s3a://bucket/minio/x in tap 'minio' at dtap://minio/y: minio",
+            new java.net.UnknownHostException("minio"));
+    assertThat(compose.translate(inPaths))
+        .as("a path segment, an authority or a quoted name spelled like the server is no server")
+        .hasMessage(
+            "getFileStatus on dtap://lake/minio/x in tap 'minio' at dtap://minio/y:"
+                + " [server of tap 'lake']");
     IOException word = new IOException("minio");
     assertThat(compose.translate(word))
         .as("only the JDK's unknown host, not any word")

@@ -81,7 +81,8 @@ final class BackgroundLoads {
               outstanding.exit();
             }
           });
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // refused, or no thread could be started for it: it never runs, so it is not waited for
       outstanding.exit();
       throw e;
     }

@@ -272,6 +272,10 @@ final class LocalHostTier implements HostTier {
       // closed while a reader was still landing pages: its read stands, the page is not kept
       written(key, size);
       storeCounters.writeDropped();
+    } catch (Error e) {
+      // no thread could be started for the write: it never runs, so a flush must not wait for it
+      written(key, size);
+      throw e;
     }
   }
 

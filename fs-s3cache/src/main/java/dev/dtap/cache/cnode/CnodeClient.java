@@ -230,10 +230,13 @@ public final class CnodeClient implements Closeable {
     }
     call.answer.whenComplete(
         (f, e) -> {
-          if (f != null) {
-            f.release();
+          try {
+            if (f != null) {
+              f.release();
+            }
+          } finally {
+            inFlight.exit();
           }
-          inFlight.exit();
         });
   }
 

@@ -28,11 +28,15 @@ public final class InFlight {
    * @throws IllegalStateException if more leave than entered
    */
   public void exit() {
-    int left = count.decrementAndGet();
-    if (left < 0) {
-      count.incrementAndGet();
-      throw new IllegalStateException("more work ended than was started");
-    }
+    int left;
+    do {
+      int now = count.get();
+      if (now == 0) {
+        // refused without touching the count, so that no waiter or counter ever sees it below zero
+        throw new IllegalStateException("more work ended than was started");
+      }
+      left = now - 1;
+    } while (!count.compareAndSet(left + 1, left));
     if (left == 0) {
       synchronized (idle) {
         idle.notifyAll();
@@ -70,12 +74,18 @@ public final class InFlight {
   /**
    * Waits until no work is in flight, or the bound passes.
    *
-   * @param timeout the bound
+   * @param timeout the bound; zero or less only looks
    * @param unit its unit
    * @return whether the work ended within the bound
    * @throws InterruptedException if interrupted while waiting
    */
   public boolean awaitIdle(long timeout, TimeUnit unit) throws InterruptedException {
+    if (timeout <= 0) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException();
+      }
+      return isIdle();
+    }
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     synchronized (idle) {
       while (count.get() > 0) {

@@ -3,11 +3,10 @@ package dev.dtap.cache.concurrent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class TestInFlight {
@@ -20,39 +19,68 @@ class TestInFlight {
     work.awaitIdle();
   }
 
+  /** Starts a thread that waits, and returns once it is parked in the wait. */
+  private Thread waiter(ThrowingWait wait, AtomicReference<Object> result) throws Exception {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                result.set(wait.await());
+              } catch (InterruptedException e) {
+                result.set(e);
+              }
+            });
+    t.start();
+    // a positive condition: the waiter reached the monitor's wait (or the timed wait)
+    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
+      assertThat(t.isAlive()).as("the waiter returned while work was in flight").isTrue();
+      Thread.onSpinWait();
+    }
+    return t;
+  }
+
+  interface ThrowingWait {
+    Object await() throws InterruptedException;
+  }
+
   @Test
   void aWaiterWakesWhenTheLastPieceEnds() throws Exception {
     work.enter();
     work.enter();
-    CountDownLatch waiting = new CountDownLatch(1);
-    CompletableFuture<Void> waiter =
-        CompletableFuture.runAsync(
+    AtomicReference<Object> result = new AtomicReference<>();
+    Thread t =
+        waiter(
             () -> {
-              waiting.countDown();
-              try {
-                work.awaitIdle();
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    waiting.await();
+              work.awaitIdle();
+              return "idle";
+            },
+            result);
     work.exit();
     assertThat(work.count()).isEqualTo(1);
-    assertThat(waiter).as("one piece is still in flight").isNotDone();
+    assertThat(t.isAlive()).as("one piece is still in flight").isTrue();
     work.exit();
-    waiter.get(1, TimeUnit.MINUTES);
-    assertThat(work.isIdle()).isTrue();
+    t.join(TimeUnit.MINUTES.toMillis(1));
+    assertThat(result.get()).isEqualTo("idle");
   }
 
   @Test
   void aBoundedWaitGivesUpWhileWorkIsInFlight() throws Exception {
     work.enter();
     assertThat(work.awaitIdle(0, TimeUnit.NANOSECONDS)).isFalse();
+    assertThat(work.awaitIdle(-1, TimeUnit.SECONDS)).as("a negative bound only looks").isFalse();
+    assertThat(work.awaitIdle(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isFalse();
     assertThat(work.awaitIdle(1, TimeUnit.MILLISECONDS)).isFalse();
+  }
+
+  @Test
+  void anUnboundedWaitDoesNotOverflowItsDeadline() throws Exception {
+    work.enter();
+    AtomicReference<Object> result = new AtomicReference<>();
+    Thread t = waiter(() -> work.awaitIdle(Long.MAX_VALUE, TimeUnit.NANOSECONDS), result);
+    assertThat(t.isAlive()).isTrue();
     work.exit();
-    assertThat(work.awaitIdle(Long.MAX_VALUE, TimeUnit.NANOSECONDS))
-        .as("an unbounded wait does not overflow its deadline")
-        .isTrue();
+    t.join(TimeUnit.MINUTES.toMillis(1));
+    assertThat(result.get()).isEqualTo(Boolean.TRUE);
   }
 
   @Test
