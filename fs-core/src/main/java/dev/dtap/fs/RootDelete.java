@@ -28,7 +28,7 @@ final class RootDelete {
     } catch (FileNotFoundException e) {
       return false;
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, dtapRoot.toString());
     }
     if (children.length == 0) {
       return false;
@@ -41,7 +41,7 @@ final class RootDelete {
         backend.delete(child.getPath(), true);
       }
     } catch (IOException e) {
-      throw errors.translate(e);
+      throw errors.translate(e, dtapRoot.toString());
     }
     return true;
   }

@@ -86,12 +86,12 @@ final class WriteOperations {
 
   boolean rename(Path src, Path dst) throws IOException {
     Path[] b = renamePaths(src, dst);
-    return ctx.call(() -> ctx.backend().rename(b[0], b[1]));
+    return ctx.call(b[0], () -> ctx.backend().rename(b[0], b[1]));
   }
 
   void rename(Path src, Path dst, Options.Rename... options) throws IOException {
     Path[] b = renamePaths(src, dst);
-    ctx.run(() -> FileUtil.rename(ctx.backend(), b[0], b[1], options));
+    ctx.run(b[0], () -> FileUtil.rename(ctx.backend(), b[0], b[1], options));
   }
 
   private Path[] renamePaths(Path src, Path dst) throws IOException {

@@ -59,6 +59,7 @@ class TestErrorsNameThePath {
         Arguments.of("openFile", (Op) fs -> fs.openFile(FILE).build().get().close()),
         Arguments.of("create", (Op) fs -> fs.create(FILE, true).close()),
         Arguments.of("delete", (Op) fs -> fs.delete(FILE, false)),
+        Arguments.of("rename", (Op) fs -> fs.rename(FILE, new Path("dtap://far/t/part-1"))),
         Arguments.of("mkdirs", (Op) fs -> fs.mkdirs(FILE)),
         Arguments.of(
             "setPermission", (Op) fs -> fs.setPermission(FILE, FsPermission.getFileDefault())));
@@ -90,6 +91,13 @@ class TestErrorsNameThePath {
     Throwable error = catchThrowable(() -> fs.getFileStatus(new Path(asked)));
     assertThat(error).isInstanceOf(ConnectException.class);
     assertThat(error.getMessage()).startsWith("dtap://far/t/part-0: ");
+  }
+
+  @Test
+  void aDeleteOfTheRootNamesTheRoot() {
+    Throwable error = catchThrowable(() -> fs.delete(new Path("dtap://far/"), true));
+    assertThat(error).isInstanceOf(ConnectException.class);
+    assertThat(error.getMessage()).startsWith("dtap://far/: ").doesNotContain("nn.internal");
   }
 
   @Test
