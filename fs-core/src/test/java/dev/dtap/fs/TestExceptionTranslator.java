@@ -333,7 +333,8 @@ class TestExceptionTranslator {
     assertThat(named)
         .as("once the JDK said it could not resolve the server, its bare name is hidden above it")
         .hasMessage(
-            "getFileStatus on dtap://lake/t: Unable to execute HTTP request: [server of tap 'lake']");
+            "getFileStatus on dtap://lake/t: Unable to execute HTTP request:"
+                + " [server of tap 'lake']");
     assertThat(named.getCause())
         .hasMessage(
             "Request attempt 1 failure: Unable to execute HTTP request: [server of tap 'lake']");
