@@ -250,6 +250,19 @@ final class BackendNames {
   }
 
   /**
+   * Whether {@link #translate(String)} would rewrite a message, without building the rewrite.
+   *
+   * @param message a backend message, may be null
+   * @return whether the message shows the backend's root, location or a server of the tap
+   */
+  boolean shows(String message) {
+    return message != null
+        && (rootPattern.matcher(message).find()
+            || backendPattern.matcher(message).find()
+            || (addressPattern != null && addressPattern.matcher(message).find()));
+  }
+
+  /**
    * Rewrites one message.
    *
    * @param message a backend message, may be null

@@ -135,7 +135,7 @@ final class ExceptionTranslator {
       survey.showsBackend = true;
     }
     // once something shows the backend, only unresolved servers are still looked for
-    if (!survey.showsBackend && names.translate(message) != message) {
+    if (!survey.showsBackend && names.shows(message)) {
       survey.showsBackend = true;
     }
     if (e.getCause() != e) {
@@ -177,7 +177,7 @@ final class ExceptionTranslator {
       }
     }
     named.setStackTrace(t.getStackTrace());
-    return named instanceof IOException ? (IOException) named : t;
+    return (IOException) named;
   }
 
   /**

@@ -121,9 +121,13 @@ final class MapReduceCluster implements AutoCloseable {
       site.set("fs.dtap.cnode.port", "0");
       site.set("fs.dtap.cnode.bind.host", "127.0.0.1");
       site.set("fs.dtap.cache.max.size", "2g");
-      // eight task JVMs and the cluster on two cores: answers take longer than the defaults allow
-      site.set("fs.dtap.cnode.connect.timeout", "2s");
-      site.set("fs.dtap.cnode.request.timeout", "2s");
+      // eight task JVMs starting beside the cluster on two cores can keep an answer waiting for
+      // seconds; a client that gives up reads the store itself, and the test counts the store's
+      // bytes: the bounds here are far above any wait a healthy service takes, so that the count
+      // does not depend on how loaded the host is (the fallbacks have their own unit tests)
+      site.set("fs.dtap.cnode.connect.timeout", "30s");
+      site.set("fs.dtap.cnode.request.timeout", "30s");
+      site.set("fs.dtap.cnode.fill.wait", "2m");
     }
     try (OutputStream out = new FileOutputStream(new File(confDir, "core-site.xml"))) {
       site.writeXml(out);
