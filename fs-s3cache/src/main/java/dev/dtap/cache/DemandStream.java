@@ -18,10 +18,11 @@ import org.apache.hadoop.fs.FileRange;
 /**
  * The backend stream a reader's misses go through, opened on first use with the caller's read
  * options and reused, so that a sequential pass is one backend read as far as the backend allows.
- * The reader and its readahead share it. A stream that failed a read (other than by reaching the
- * end) is let go of before the next read, which opens another: some backend streams (S3A's
- * analytics stream of Hadoop 3.5) count themselves closed after a failure and would fail every
- * later read.
+ * The reader and its readahead share it. A stream that failed a read, by reaching the end too, is
+ * let go of before the next read, which opens another: some backend streams (S3A's analytics stream
+ * of Hadoop 3.5) count themselves closed after any failure, an EOF included, and would fail the
+ * next read. Reads here stop at the length the file's status gave, so an EOF means the object is
+ * shorter than that, and a new stream costs one open in a case that is already rare.
  *
  * <p>Thread-safe: one read at a time. {@link #readOn} relies on it: the backend stream's position
  * is only moved under this object's lock, as backend streams are not all safe for concurrent seeks
@@ -66,11 +67,9 @@ final class DemandStream {
     return current;
   }
 
-  /** Marks the stream failed unless the failure is the end of the object, and hands it back. */
+  /** Marks the stream failed, and hands the failure back. */
   private static IOException failed(Backend b, IOException e) {
-    if (!(e instanceof EOFException)) {
-      b.failed = true;
-    }
+    b.failed = true;
     return e;
   }
 
@@ -117,12 +116,12 @@ final class DemandStream {
     } catch (EOFException e) {
       passEnd = -1;
       if (positioned) {
-        throw e; // BackendSource's EOF already names the range the read wanted
+        throw failed(b, e); // BackendSource's EOF already names the range the read wanted
       }
       EOFException eof =
           new EOFException("Backend ended at " + offsetOf(in) + " before " + (position + len));
       eof.initCause(e);
-      throw eof;
+      throw failed(b, eof);
     } catch (IOException e) {
       passEnd = -1;
       throw failed(b, e);
@@ -208,8 +207,7 @@ final class DemandStream {
     }
 
     void rangeDone(Throwable failure) {
-      Throwable cause = VectoredRead.unwrap(failure);
-      if (cause != null && !(cause instanceof EOFException)) {
+      if (failure != null) {
         failed = true;
       }
       if (outstanding.decrementAndGet() == 0 && released) {

@@ -126,18 +126,23 @@ class TestBackendSource {
         .isInstanceOf(EOFException.class)
         .hasMessage("Backend ended at " + LENGTH + " before " + (LENGTH + 5));
     assertThat(fs.positioned).as("positioned reads after the pass off the end").isEqualTo(2);
-    // no continuation, but the stream is already there: it reads on, and says where it ended
-    assertThatThrownBy(() -> demand.readOn(LENGTH, new byte[5], 0, 5))
-        .isInstanceOf(EOFException.class)
-        .hasMessage("Backend ended at " + LENGTH + " before " + (LENGTH + 5));
-    assertThat(fs.positioned).as("positioned reads after reading on at the end").isEqualTo(2);
-    // a read after it is no continuation: one positioned read
+    assertThat(fs.policies).as("backend streams opened before the EOF").hasSize(1);
+    // the stream that met the end is let go: a read after it is no continuation, and the new
+    // stream stands at 0, so it is one positioned read
     assertThatThrownBy(() -> demand.readOn(LENGTH - 5, new byte[10], 0, 10))
         .isInstanceOf(EOFException.class)
         .hasMessageContaining("before " + (LENGTH + 5));
+    assertThat(fs.policies).as("backend streams opened after the EOF").hasSize(2);
     assertThat(fs.positioned)
         .as("the positioned readFully: its 5 bytes, then the end")
         .isEqualTo(4);
+    // no continuation, but the new stream stands where the read starts: it reads on; the pass then
+    // runs off the end and says where it ended
+    demand.readOn(0, got, 0, LENGTH - 5);
+    assertThatThrownBy(() -> demand.readOn(LENGTH - 5, new byte[10], 0, 10))
+        .isInstanceOf(EOFException.class)
+        .hasMessage("Backend ended at " + LENGTH + " before " + (LENGTH + 5));
+    assertThat(fs.positioned).as("positioned reads after reading on at the end").isEqualTo(4);
   }
 
   @Test
@@ -162,11 +167,19 @@ class TestBackendSource {
     assertThat(fs.policies).as("backend streams opened: one per failure, and the first").hasSize(3);
     assertThat(fs.closed).as("failed streams closed").isEqualTo(2);
 
-    // the end of the object is no failure: the stream is kept
+    // an EOF lets the stream go too: the analytics stream counts itself closed after one
+    fs.deadAfterEof = true;
     assertThatThrownBy(() -> demand.readFully(LENGTH - 5, new byte[10], 0, 10))
         .isInstanceOf(EOFException.class);
     demand.readOn(0, got, 0, 10);
-    assertThat(fs.policies).as("no stream opened after an EOF").hasSize(3);
+    assertThat(fs.policies).as("a stream opened after a positioned read's EOF").hasSize(4);
+    // a pass that runs off the end, read on from where the last read ended
+    assertThatThrownBy(() -> demand.readOn(10, new byte[LENGTH], 0, LENGTH))
+        .isInstanceOf(EOFException.class);
+    demand.readFully(0, got, 0, LENGTH);
+    assertThat(fs.policies).as("a stream opened after a pass's EOF").hasSize(5);
+    assertThat(fs.closed).as("every stream let go is closed").isEqualTo(4);
+    assertThat(got).isEqualTo(data);
   }
 
   private BackendSource source(RecordingFileSystem fs) throws IOException {
@@ -192,6 +205,9 @@ class TestBackendSource {
 
     /** Fails the next positioned or sequential read, after which the stream refuses every read. */
     boolean failNextRead;
+
+    /** A stream that reached the end refuses every later read, as S3A 3.5's analytics stream. */
+    boolean deadAfterEof;
 
     RecordingFileSystem(Answer answer) {
       this.answer = answer;
@@ -260,6 +276,7 @@ class TestBackendSource {
         otherReads++;
         positioned++;
         if (position >= data.length) {
+          dead = deadAfterEof;
           return -1;
         }
         int n = Math.min(length, data.length - (int) position);
@@ -277,7 +294,9 @@ class TestBackendSource {
       public int read(byte[] b, int off, int len) throws IOException {
         failIfAsked();
         otherReads++;
-        return super.read(b, off, len);
+        int n = super.read(b, off, len);
+        dead = n < 0 && deadAfterEof;
+        return n;
       }
     }
   }
