@@ -140,24 +140,30 @@ final class BackendNames {
         if (host(address).isEmpty()) {
           continue;
         }
-        p.append("|(?:hdfs|webhdfs|swebhdfs)://")
+        p.append("|(?i:(?:hdfs|webhdfs|swebhdfs)://")
             .append(Pattern.quote(host(address)))
-            .append("(?::\\d+)?");
+            .append(")(?::\\d+)?");
       }
     }
     if (BackendAddresses.S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
+      // host names are case-insensitive (an endpoint configured as MINIO.internal is written
+      // minio.internal by some clients), the bucket of a path-style URL is a path: it is not
       String port = "(?::\\d+)?";
-      String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?" + port;
+      String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?";
       p.append("|arn:aws[\\w-]*:s3:::").append(qAuthority);
-      p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(aws);
-      p.append("|(?<![\\w.-])(?:https?://)?").append(aws).append('/').append(qAuthority);
+      p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(qAuthority).append("\\.").append(aws);
+      p.append(')').append(port);
+      p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(aws).append(')').append(port);
+      p.append('/').append(qAuthority);
       for (String address : addresses) {
         if (host(address).isEmpty()) {
           continue;
         }
-        String host = Pattern.quote(host(address)) + port;
-        p.append("|(?<![\\w.-])(?:https?://)?").append(qAuthority).append("\\.").append(host);
-        p.append("|(?<![\\w.-])(?:https?://)?").append(host).append('/').append(qAuthority);
+        String host = Pattern.quote(host(address));
+        p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(qAuthority).append("\\.").append(host);
+        p.append(')').append(port);
+        p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(host).append(')').append(port);
+        p.append('/').append(qAuthority);
       }
     }
     return p.append(')').toString();

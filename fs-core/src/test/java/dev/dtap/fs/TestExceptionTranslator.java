@@ -115,6 +115,19 @@ class TestExceptionTranslator {
         .isEqualTo("PUT dtap://lake/k: 503");
     String unrelated = "Connect to minio.internal.example:9000 and sub.minio.internal failed";
     assertThat(minio.translate(unrelated)).isSameAs(unrelated);
+    ExceptionTranslator upper = behind("lake", "s3a://bucket/warehouse", "MINIO.Internal:9000");
+    assertThat(upper.translate("PUT http://bucket.minio.internal:9000/warehouse/k: 503"))
+        .as("host names in any case")
+        .isEqualTo("PUT dtap://lake/k: 503");
+    assertThat(upper.translate("PUT HTTP://Minio.Internal:9000/bucket/warehouse/k: 503"))
+        .isEqualTo("PUT dtap://lake/k: 503");
+    assertThat(upper.translate("PUT http://minio.internal:9000/BUCKET/warehouse/k: 503"))
+        .as("a path-style bucket is a path: another bucket")
+        .isEqualTo("PUT [server of tap 'lake']/BUCKET/warehouse/k: 503");
+    assertThat(s3.translate("GET https://bucket.S3.Amazonaws.COM/warehouse/t/part-0 failed"))
+        .isEqualTo("GET dtap://lake/t/part-0 failed");
+    assertThat(s3.translate("GET https://S3.eu-west-1.amazonaws.com/bucket/warehouse/a failed"))
+        .isEqualTo("GET dtap://lake/a failed");
 
     assertThat(
             hdfs.translate(
@@ -143,6 +156,9 @@ class TestExceptionTranslator {
                 "read webhdfs://nn.example.com:9870/data/x and hdfs://nn.example.com/data/y"))
         .as("the NameNode by another port or none")
         .isEqualTo("read dtap://hist/x and dtap://hist/y");
+    assertThat(hdfs.translate("read webhdfs://NN.Example.com:9870/data/x"))
+        .as("the NameNode's host in any case")
+        .isEqualTo("read dtap://hist/x");
     assertThat(minio.translate("PUT http://minio.internal:9000/bucket-logs/k: 503"))
         .as("another bucket on the same server is no path of the tap")
         .isEqualTo("PUT [server of tap 'lake']/bucket-logs/k: 503");
