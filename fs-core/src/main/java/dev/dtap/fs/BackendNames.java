@@ -146,8 +146,8 @@ final class BackendNames {
       }
     }
     if (BackendAddresses.S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
-      // host names are case-insensitive (an endpoint configured as MINIO.internal is written
-      // minio.internal by some clients), the bucket of a path-style URL is a path: it is not
+      // host names match in any case (an endpoint configured as MINIO.internal is written
+      // minio.internal by some clients); the bucket after a path-style host is a path, as written
       String port = "(?::\\d+)?";
       String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?";
       p.append("|arn:aws[\\w-]*:s3:::").append(qAuthority);
