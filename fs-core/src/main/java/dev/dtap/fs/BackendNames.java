@@ -1,6 +1,7 @@
 package dev.dtap.fs;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
@@ -148,22 +149,20 @@ final class BackendNames {
     if (BackendAddresses.S3_SCHEMES.contains(root.getScheme()) && !authority.isEmpty()) {
       // host names match in any case (an endpoint configured as MINIO.internal is written
       // minio.internal by some clients); the bucket after a path-style host is a path, as written
-      String port = "(?::\\d+)?";
-      String aws = "s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?";
-      p.append("|arn:aws[\\w-]*:s3:::").append(qAuthority);
-      p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(qAuthority).append("\\.").append(aws);
-      p.append(')').append(port);
-      p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(aws).append(')').append(port);
-      p.append('/').append(qAuthority);
+      List<String> servers = new ArrayList<>();
+      servers.add("s3[\\w.-]*\\.amazonaws\\.com(?:\\.cn)?");
       for (String address : addresses) {
-        if (host(address).isEmpty()) {
-          continue;
+        if (!host(address).isEmpty()) {
+          servers.add(Pattern.quote(host(address)));
         }
-        String host = Pattern.quote(host(address));
-        p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(qAuthority).append("\\.").append(host);
-        p.append(')').append(port);
-        p.append("|(?<![\\w.-])(?i:(?:https?://)?").append(host).append(')').append(port);
-        p.append('/').append(qAuthority);
+      }
+      p.append("|arn:aws[\\w-]*:s3:::").append(qAuthority);
+      String url = "|(?<![\\w.-])(?i:(?:https?://)?";
+      String port = "(?::\\d+)?";
+      for (String server : servers) {
+        // virtual-host style (the bucket is a label of the host name), then path style
+        p.append(url).append(qAuthority).append("\\.").append(server).append(')').append(port);
+        p.append(url).append(server).append(')').append(port).append('/').append(qAuthority);
       }
     }
     return p.append(')').toString();
