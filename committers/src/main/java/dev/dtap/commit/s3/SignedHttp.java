@@ -131,10 +131,10 @@ final class SignedHttp {
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(bytes);
       }
-      List<byte[]> arrays = part.arrays();
+      List<java.nio.ByteBuffer> buffers = part.buffers();
       java.util.concurrent.Flow.Publisher<java.nio.ByteBuffer> unsized =
-          arrays != null
-              ? new ArraysPublisher(arrays)
+          buffers != null
+              ? new BuffersPublisher(buffers)
               : HttpRequest.BodyPublishers.ofInputStream(
                   () -> {
                     try {

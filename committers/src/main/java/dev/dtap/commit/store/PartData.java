@@ -2,6 +2,7 @@ package dev.dtap.commit.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -58,13 +59,13 @@ public interface PartData {
   }
 
   /**
-   * The part's bytes as whole arrays, for senders that take arrays: the part's own arrays where
-   * they are used whole (so sending copies nothing), a copy of a last array used in part.
+   * The part's bytes as buffers over its own memory, for senders that take buffers: nothing is
+   * copied, a last array used in part included.
    *
-   * @return the arrays in order, or null when the part is not held in memory (read it with {@link
-   *     #open()})
+   * @return new buffers in order, each positioned at its first byte and limited to its last, or
+   *     null when the part is not held in memory (read it with {@link #open()})
    */
-  default List<byte[]> arrays() {
+  default List<ByteBuffer> buffers() {
     return null;
   }
 
@@ -119,18 +120,16 @@ public interface PartData {
       }
 
       @Override
-      public List<byte[]> arrays() {
-        List<byte[]> out = new ArrayList<>(parts.size());
+      public List<ByteBuffer> buffers() {
+        List<ByteBuffer> out = new ArrayList<>(parts.size());
         long left = length;
         for (byte[] c : parts) {
           if (left == 0) {
             break;
           }
           int n = (int) Math.min(c.length, left);
-          if (n == c.length) {
-            out.add(c);
-          } else if (n > 0) {
-            out.add(java.util.Arrays.copyOf(c, n));
+          if (n > 0) {
+            out.add(ByteBuffer.wrap(c, 0, n));
           }
           left -= n;
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,28 @@ class TestPartData {
         assertThat(in.readAllBytes()).containsExactly(1, 2, 3, 4, 5, 6, 7);
       }
     }
+  }
+
+  @Test
+  void buffersShareThePartsArraysUpToTheLengthAndStartAfreshOnEachCall() {
+    byte[] a = {1, 2, 3};
+    byte[] b = {4, 5, 6, 7};
+    PartData part = PartData.of(List.of(new byte[0], a, b, new byte[] {9}), 5);
+
+    List<ByteBuffer> first = part.buffers();
+    assertThat(first).hasSize(2);
+    assertThat(first.get(0).array()).isSameAs(a); // sent as it is, not copied
+    assertThat(first.get(1).array()).isSameAs(b); // a last array used in part is not copied either
+    assertThat(first.get(1).position()).isZero();
+    assertThat(first.get(1).remaining()).isEqualTo(2);
+
+    first.get(0).get(new byte[3]); // a sender consumes one
+    assertThat(part.buffers().get(0).remaining()).isEqualTo(3); // a resend starts at the start
+  }
+
+  @Test
+  void aPartOnDiskHasNoBuffers() throws Exception {
+    assertThat(PartData.ofFile(java.nio.file.Path.of("unused"), 0, 1).buffers()).isNull();
   }
 
   @Test

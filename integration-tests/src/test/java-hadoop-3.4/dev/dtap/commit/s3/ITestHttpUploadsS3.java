@@ -11,6 +11,7 @@ import dev.dtap.commit.store.UploadedPart;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Random;
@@ -117,10 +118,10 @@ class ITestHttpUploadsS3 {
       }
 
       @Override
-      public List<byte[]> arrays() {
+      public List<ByteBuffer> buffers() {
         byte[] b = data.clone();
         b[1000] ^= 1;
-        return List.of(b);
+        return List.of(ByteBuffer.wrap(b));
       }
     };
   }

@@ -7,21 +7,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A request body made of a part's own arrays, handed to the JDK's HTTP client as buffers that wrap
- * them: the JDK's {@code BodyPublishers.ofByteArrays} copies every array into buffers of its own
- * first, a copy of every byte sent. Emits on the subscriber's demand, one array per buffer.
+ * A request body made of buffers over a part's own memory, handed to the JDK's HTTP client as they
+ * are: the JDK's {@code BodyPublishers.ofByteArrays} copies every array into buffers of its own
+ * first, a copy of every byte sent. Emits on the subscriber's demand, one buffer at a time.
  *
- * <p>Each subscription reads the arrays from the start, so a resent request sends the same bytes.
- * Thread-safe: a subscription may be driven from several threads, as the client does.
+ * <p>Each subscription emits views of the buffers from their positions as given, so a resent
+ * request sends the same bytes and the given buffers never move. Thread-safe: a subscription may be
+ * driven from several threads, as the client does.
  */
-final class ArraysPublisher implements Flow.Publisher<ByteBuffer> {
-  private final List<byte[]> arrays;
+final class BuffersPublisher implements Flow.Publisher<ByteBuffer> {
+  private final List<ByteBuffer> buffers;
 
   /**
-   * @param arrays the body, in order; not copied, so they must not change until the request ends
+   * @param buffers the body, in order; their bytes are not copied, so they must not change until
+   *     the request ends
    */
-  ArraysPublisher(List<byte[]> arrays) {
-    this.arrays = arrays;
+  BuffersPublisher(List<ByteBuffer> buffers) {
+    this.buffers = List.copyOf(buffers);
   }
 
   @Override
@@ -59,15 +61,15 @@ final class ArraysPublisher implements Flow.Publisher<ByteBuffer> {
       while (draining.compareAndSet(false, true)) {
         try {
           while (!done && demand.get() > 0) {
-            if (next == arrays.size()) {
+            if (next == buffers.size()) {
               done = true;
               subscriber.onComplete();
               return;
             }
             demand.decrementAndGet();
-            subscriber.onNext(ByteBuffer.wrap(arrays.get(next++)));
+            subscriber.onNext(buffers.get(next++).duplicate());
           }
-          if (!done && next == arrays.size()) {
+          if (!done && next == buffers.size()) {
             done = true;
             subscriber.onComplete();
             return;
