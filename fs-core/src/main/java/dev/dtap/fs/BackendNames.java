@@ -82,10 +82,11 @@ final class BackendNames {
    */
   BackendNames(String tap, URI backendRoot, Collection<String> addresses) {
     this.tap = tap;
+    // a scheme in any case (RFC 3986: S3A://bucket is s3a://bucket)
     String scheme =
         BackendAddresses.S3_SCHEMES.contains(backendRoot.getScheme())
-            ? "(?:s3a|s3n|s3)"
-            : Pattern.quote(backendRoot.getScheme());
+            ? "(?i:s3a|s3n|s3)"
+            : "(?i:" + Pattern.quote(backendRoot.getScheme()) + ")";
     String authority = backendRoot.getAuthority() == null ? "" : backendRoot.getAuthority();
     String rootPath = backendRoot.getPath() == null ? "" : backendRoot.getPath();
     if (rootPath.equals("/")) {

@@ -44,6 +44,16 @@ class TestExceptionTranslator {
         .as("another bucket whose name starts with the tap's is not the tap's")
         .isEqualTo("listing s3://bucket-archive/k and s3a://bucket.old/k");
     assertThat(s3.translate("listing s3a://bucket")).isEqualTo("listing [backend of tap 'lake']");
+    assertThat(s3.translate("listing S3A://bucket/warehouse/t and S3://bucket/x"))
+        .as("a scheme in any case")
+        .isEqualTo("listing dtap://lake/t and [backend of tap 'lake']/x");
+    assertThat(s3.translate("listing s3a://BUCKET/warehouse/t"))
+        .as("a bucket is named as written: another bucket")
+        .isEqualTo("listing s3a://BUCKET/warehouse/t");
+    assertThat(hdfs.translate("rename HDFS://nn.example.com:8020/data/a"))
+        .isEqualTo("rename dtap://hist/a");
+    assertThat(local.translate("File FILE:/mnt/nfs/x/y does not exist"))
+        .isEqualTo("File dtap://loc/y does not exist");
     for (String end : new String[] {".", ":", "?", ",", ". Retry", ")"}) {
       assertThat(s3.translate("no access to s3a://bucket" + end))
           .as("the bucket followed by '%s'", end)
