@@ -50,8 +50,8 @@ class TestExceptionTranslator {
     assertThat(s3.translate("listing s3a://BUCKET/warehouse/t"))
         .as("a bucket is named as written: another bucket")
         .isEqualTo("listing s3a://BUCKET/warehouse/t");
-    assertThat(hdfs.translate("rename HDFS://nn.example.com:8020/data/a"))
-        .isEqualTo("rename dtap://hist/a");
+    assertThat(behind("g", "gs://bkt/w", "storage.googleapis.com").translate("read GS://bkt/w/x"))
+        .isEqualTo("read dtap://g/x");
     assertThat(local.translate("File FILE:/mnt/nfs/x/y does not exist"))
         .isEqualTo("File dtap://loc/y does not exist");
     for (String end : new String[] {".", ":", "?", ",", ". Retry", ")"}) {
