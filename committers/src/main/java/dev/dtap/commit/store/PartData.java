@@ -106,16 +106,8 @@ public interface PartData {
 
       @Override
       public void forEachBlock(BlockSink sink) throws IOException {
-        long left = length;
-        for (byte[] c : parts) {
-          if (left == 0) {
-            break;
-          }
-          int n = (int) Math.min(c.length, left);
-          if (n > 0) {
-            sink.accept(c, 0, n);
-            left -= n;
-          }
+        for (ByteBuffer b : buffers()) {
+          sink.accept(b.array(), b.position(), b.remaining());
         }
       }
 

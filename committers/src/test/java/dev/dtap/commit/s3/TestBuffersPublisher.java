@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 class TestBuffersPublisher {
-  /** Records what it is given, and asks for one buffer at a time when told to. */
+  /** Records what it is given; {@link #onFirst} runs inside the first {@code onNext}. */
   private static final class Recorder implements Flow.Subscriber<ByteBuffer> {
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     final List<ByteBuffer> seen = new ArrayList<>();
