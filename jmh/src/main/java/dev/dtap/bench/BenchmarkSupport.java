@@ -1,14 +1,20 @@
 package dev.dtap.bench;
 
 import dev.dtap.cache.CacheAdmin;
+import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.util.functional.FutureIO;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /** Shared set-up for benchmarks: scratch directories and the JVM flags Hadoop needs on JDK 17. */
 public final class BenchmarkSupport {
@@ -107,5 +113,46 @@ public final class BenchmarkSupport {
       readWhole(fs, path, buffer, size);
       CacheAdmin.flushWrites();
     }
+  }
+
+  /**
+   * Deletes every object of a bucket, a thousand keys per request.
+   *
+   * @param minio the store
+   * @param bucket the bucket
+   */
+  public static void emptyBucket(MinioFixture minio, String bucket) {
+    List<ObjectIdentifier> keys = new ArrayList<>();
+    for (S3Object o : minio.client().listObjectsV2Paginator(b -> b.bucket(bucket)).contents()) {
+      keys.add(ObjectIdentifier.builder().key(o.key()).build());
+      if (keys.size() == 1000) {
+        deleteKeys(minio, bucket, new ArrayList<>(keys));
+        keys.clear();
+      }
+    }
+    if (!keys.isEmpty()) {
+      deleteKeys(minio, bucket, keys);
+    }
+  }
+
+  private static void deleteKeys(MinioFixture minio, String bucket, List<ObjectIdentifier> keys) {
+    minio.client().deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(keys).quiet(true)));
+  }
+
+  /**
+   * @return the processor time this JVM has used so far, in nanoseconds
+   */
+  public static long clientCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  /**
+   * @param minio the store
+   * @return the processor time its process has used so far, in seconds, or NaN when it is not a
+   *     process of this machine
+   */
+  public static double serverCpuSeconds(MinioFixture minio) {
+    return minio.serverCpuTime().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
   }
 }

@@ -4,7 +4,6 @@ import dev.dtap.commit.DataTapCommitterFactory;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +42,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Job commit on MinIO, as a job does it: setup, 100 tasks writing 10 files each (8 at a time, as 8
@@ -193,27 +190,14 @@ public class CommitBenchmark {
         new Path(
             committer.startsWith("dtap") ? "dtap://bench/" + out : "s3a://" + bucket + "/" + out);
     before = minio.requestCounts();
-    clientCpuBefore = clientCpuNanos();
-    serverCpuBefore = serverCpuSeconds();
+    clientCpuBefore = BenchmarkSupport.clientCpuNanos();
+    serverCpuBefore = BenchmarkSupport.serverCpuSeconds(minio);
   }
 
   @TearDown(Level.Iteration)
   public void deleteOutput() {
     // what the jobs wrote; outside the measured window and after the counters were read
-    List<ObjectIdentifier> keys = new ArrayList<>();
-    for (S3Object o : minio.client().listObjectsV2Paginator(b -> b.bucket(bucket)).contents()) {
-      keys.add(ObjectIdentifier.builder().key(o.key()).build());
-      if (keys.size() == 1000) {
-        List<ObjectIdentifier> batch = new ArrayList<>(keys);
-        minio
-            .client()
-            .deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(batch).quiet(true)));
-        keys.clear();
-      }
-    }
-    if (!keys.isEmpty()) {
-      minio.client().deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(keys).quiet(true)));
-    }
+    BenchmarkSupport.emptyBucket(minio, bucket);
   }
 
   @TearDown(Level.Trial)
@@ -250,8 +234,8 @@ public class CommitBenchmark {
       containers.shutdown();
     }
     am.commitJob(jobContext);
-    double clientCpu = (clientCpuNanos() - clientCpuBefore) / 1e9;
-    double serverCpu = serverCpuSeconds() - serverCpuBefore;
+    double clientCpu = (BenchmarkSupport.clientCpuNanos() - clientCpuBefore) / 1e9;
+    double serverCpu = BenchmarkSupport.serverCpuSeconds(minio) - serverCpuBefore;
 
     Map<String, Long> delta = MinioFixture.delta(before, minio.requestCounts());
     long total = 0;
@@ -292,14 +276,5 @@ public class CommitBenchmark {
     if (c.needsTaskCommit(ctx)) {
       c.commitTask(ctx);
     }
-  }
-
-  private static long clientCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  private double serverCpuSeconds() {
-    return minio.serverCpuTime().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
   }
 }

@@ -2,7 +2,6 @@ package dev.dtap.bench;
 
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,8 +39,6 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * The floor under {@link CommitBenchmark} on this machine: the same bytes (1,000 files of {@code
@@ -112,27 +109,14 @@ public class UploadFloorBenchmark {
   @Setup(Level.Iteration)
   public void newJob() {
     job++;
-    clientCpuBefore = clientCpuNanos();
-    serverCpuBefore = serverCpuSeconds();
+    clientCpuBefore = BenchmarkSupport.clientCpuNanos();
+    serverCpuBefore = BenchmarkSupport.serverCpuSeconds(minio);
   }
 
   @TearDown(Level.Iteration)
   public void deleteOutput() {
-    List<ObjectIdentifier> keys = new ArrayList<>();
-    for (S3Object o : minio.client().listObjectsV2Paginator(b -> b.bucket(bucket)).contents()) {
-      keys.add(ObjectIdentifier.builder().key(o.key()).build());
-      if (keys.size() == 1000) {
-        deleteKeys(new ArrayList<>(keys));
-        keys.clear();
-      }
-    }
-    if (!keys.isEmpty()) {
-      deleteKeys(keys);
-    }
-  }
-
-  private void deleteKeys(List<ObjectIdentifier> keys) {
-    minio.client().deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(keys).quiet(true)));
+    // what the jobs wrote; outside the measured window and after the counters were read
+    BenchmarkSupport.emptyBucket(minio, bucket);
   }
 
   @Benchmark
@@ -155,8 +139,8 @@ public class UploadFloorBenchmark {
     } finally {
       containers.shutdown();
     }
-    double client = (clientCpuNanos() - clientCpuBefore) / 1e9;
-    double server = serverCpuSeconds() - serverCpuBefore;
+    double client = (BenchmarkSupport.clientCpuNanos() - clientCpuBefore) / 1e9;
+    double server = BenchmarkSupport.serverCpuSeconds(minio) - serverCpuBefore;
     cpu.clientCpuSeconds = client / measured;
     cpu.serverCpuSeconds = server / measured;
     System.out.printf(
@@ -249,14 +233,5 @@ public class UploadFloorBenchmark {
             }
           });
     }
-  }
-
-  private static long clientCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  private double serverCpuSeconds() {
-    return minio.serverCpuTime().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
   }
 }
