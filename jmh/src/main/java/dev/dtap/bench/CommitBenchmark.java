@@ -130,14 +130,23 @@ public class CommitBenchmark {
   /** Measured iterations: JMH sums event counters over them, so each job reports its share. */
   private int measured;
 
+  /**
+   * @param fileSize {@code 1k} or {@code 8m}
+   * @return the bytes every file of a job holds, the same for every run
+   */
+  static byte[] fileData(String fileSize) {
+    byte[] data = new byte[fileSize.equals("1k") ? 1024 : 8 << 20];
+    new Random(42).nextBytes(data);
+    return data;
+  }
+
   @Setup(Level.Trial)
   public void setUp(BenchmarkParams params) throws Exception {
     measured = Math.max(1, params.getMeasurement().getCount());
     minio = scheme.equals("https") ? MinioFixture.tls() : MinioFixture.get();
     bucket = minio.createBucket("commit");
     scratch = BenchmarkSupport.scratch("commit");
-    data = new byte[fileSize.equals("1k") ? 1024 : 8 << 20];
-    new Random(42).nextBytes(data);
+    data = fileData(fileSize);
     conf = new Configuration();
     minio.configureS3a(conf);
     minio.addTap(conf, "bench", bucket, "");
