@@ -7,6 +7,7 @@ import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReliabilityLog;
+import dev.dtap.it.fixtures.S3aTimeoutFloor;
 import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,12 +60,15 @@ class ITestCommitFaults {
 
   private MinioFixture minio;
   private ShapingProxy proxy;
+  private S3aTimeoutFloor timeoutFloor;
   private String bucket;
   private ReliabilityLog log;
   private int jobs;
 
   @BeforeAll
   void start() throws IOException {
+    // a swallowed request ends after the 3 s the proxy routes S3A with, not after S3A's 15 s floor
+    timeoutFloor = S3aTimeoutFloor.lowerTo(ShapingProxy.FAULT_TIMEOUT);
     minio = MinioFixture.restartable(); // its own: one case kills it
     bucket = minio.createBucket("commit-faults");
     proxy = ShapingProxy.forFaults(minio.endpoint());
@@ -78,6 +82,9 @@ class ITestCommitFaults {
     }
     if (minio != null) {
       minio.close();
+    }
+    if (timeoutFloor != null) {
+      timeoutFloor.close();
     }
   }
 

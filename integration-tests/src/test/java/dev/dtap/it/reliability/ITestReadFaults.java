@@ -8,6 +8,7 @@ import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReliabilityLog;
 import dev.dtap.it.fixtures.RepoRoot;
+import dev.dtap.it.fixtures.S3aTimeoutFloor;
 import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.File;
 import java.io.IOException;
@@ -48,6 +49,7 @@ class ITestReadFaults {
 
   private MinioFixture minio;
   private ShapingProxy proxy;
+  private S3aTimeoutFloor timeoutFloor;
   private String bucket;
   private File cacheDir;
   private ReliabilityLog log;
@@ -110,6 +112,8 @@ class ITestReadFaults {
 
   @BeforeAll
   void startStoreAndProxy() throws IOException {
+    // a swallowed request ends after the 3 s the proxy routes S3A with, not after S3A's 15 s floor
+    timeoutFloor = S3aTimeoutFloor.lowerTo(ShapingProxy.FAULT_TIMEOUT);
     minio = MinioFixture.restartable(); // its own: one case kills it
     bucket = minio.createBucket("faults");
     proxy = ShapingProxy.forFaults(minio.endpoint());
@@ -124,6 +128,9 @@ class ITestReadFaults {
     }
     if (minio != null) {
       minio.close();
+    }
+    if (timeoutFloor != null) {
+      timeoutFloor.close();
     }
   }
 

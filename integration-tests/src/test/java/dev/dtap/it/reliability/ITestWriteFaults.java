@@ -6,6 +6,7 @@ import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReliabilityLog;
+import dev.dtap.it.fixtures.S3aTimeoutFloor;
 import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.IOException;
 import java.net.URI;
@@ -47,6 +48,7 @@ class ITestWriteFaults {
 
   private MinioFixture minio;
   private ShapingProxy proxy;
+  private S3aTimeoutFloor timeoutFloor;
   private String bucket;
   private ReliabilityLog log;
 
@@ -95,6 +97,8 @@ class ITestWriteFaults {
 
   @BeforeAll
   void start() throws IOException {
+    // a swallowed request ends after the 3 s the proxy routes S3A with, not after S3A's 15 s floor
+    timeoutFloor = S3aTimeoutFloor.lowerTo(ShapingProxy.FAULT_TIMEOUT);
     minio = MinioFixture.restartable(); // its own: one case kills it
     bucket = minio.createBucket("write-faults");
     proxy = ShapingProxy.forFaults(minio.endpoint());
@@ -108,6 +112,9 @@ class ITestWriteFaults {
     }
     if (minio != null) {
       minio.close();
+    }
+    if (timeoutFloor != null) {
+      timeoutFloor.close();
     }
   }
 
