@@ -16,7 +16,11 @@ import org.apache.hadoop.util.functional.FutureIO;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
-/** Shared set-up for benchmarks: scratch directories and the JVM flags Hadoop needs on JDK 17. */
+/**
+ * Shared set-up for benchmarks: scratch directories, the JVM flags Hadoop needs on JDK 17, reads
+ * through a cache, emptying a MinIO bucket between jobs, and the client's and store's processor
+ * time.
+ */
 public final class BenchmarkSupport {
   /** {@code --add-opens} for Hadoop's mini clusters and reflection on JDK 17, for forked JVMs. */
   public static final String[] ADD_OPENS = {

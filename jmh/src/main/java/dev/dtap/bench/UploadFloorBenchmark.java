@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -79,6 +80,10 @@ public class UploadFloorBenchmark {
 
   private MinioFixture minio;
   private String bucket;
+
+  /** Where the bucket's objects are, path-style, ending in {@code /}. */
+  private String bucketUri;
+
   private byte[] data;
   private HttpClient http;
   private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
@@ -101,6 +106,7 @@ public class UploadFloorBenchmark {
     measured = Math.max(1, params.getMeasurement().getCount());
     minio = scheme.equals("https") ? MinioFixture.tls() : MinioFixture.get();
     bucket = minio.createBucket("floor");
+    bucketUri = minio.endpoint().toString().replaceAll("/$", "") + "/" + bucket + "/";
     data = CommitBenchmark.fileData(fileSize);
     credentials = AwsBasicCredentials.create(minio.accessKey(), minio.secretKey());
     http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -150,8 +156,7 @@ public class UploadFloorBenchmark {
   }
 
   private void put(String key) throws IOException, InterruptedException {
-    URI endpoint = minio.endpoint();
-    URI uri = URI.create(endpoint.toString().replaceAll("/$", "") + "/" + bucket + "/" + key);
+    URI uri = URI.create(bucketUri + key);
     boolean signPayload = !scheme.equals("https");
     SdkHttpRequest unsigned =
         SdkHttpRequest.builder()
@@ -178,7 +183,7 @@ public class UploadFloorBenchmark {
         HttpRequest.newBuilder(uri)
             .PUT(HttpRequest.BodyPublishers.fromPublisher(new Views(data), data.length));
     for (Map.Entry<String, List<String>> h : signed.request().headers().entrySet()) {
-      String name = h.getKey().toLowerCase(java.util.Locale.ROOT);
+      String name = h.getKey().toLowerCase(Locale.ROOT);
       if (!name.equals("host") && !name.equals("content-length")) {
         h.getValue().forEach(v -> b.header(h.getKey(), v));
       }
