@@ -76,11 +76,10 @@ final class CommitterConfig {
     int activeParts = CommitterKeys.ACTIVE_PARTS.get(conf);
     String dir = CommitterKeys.STAGING_DIR.get(conf);
     File stagingDir =
-        new File(
-            dir != null
-                ? dir
-                : conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir"))
-                    + "/dtap-staging");
+        dir != null
+            ? ConfigReader.localPath(CommitterKeys.STAGING_DIR.name(), dir, false).toFile()
+            : new File(
+                conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")) + "/dtap-staging");
     boolean markSuccess = r.getBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", true);
     String uuid = CommitterKeys.UUID.get(conf);
     if (uuid != null && !isJobId(uuid)) {

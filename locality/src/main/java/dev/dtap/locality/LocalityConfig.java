@@ -1,8 +1,8 @@
 package dev.dtap.locality;
 
+import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -83,7 +83,8 @@ final class LocalityConfig {
       }
     }
     String file = LocalityKeys.HOSTS_FILE.get(conf);
-    Path hostsFile = file == null ? null : Paths.get(file);
+    Path hostsFile =
+        file == null ? null : ConfigReader.localPath(LocalityKeys.HOSTS_FILE.name(), file, false);
     Duration refresh = LocalityKeys.REFRESH.get(conf);
     Fallback fallback = LocalityKeys.FALLBACK.get(conf);
     if (source == Source.AUTO) {

@@ -1,5 +1,8 @@
 package dev.dtap.fs.config;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
@@ -251,6 +254,33 @@ public final class ConfigReader {
     return Arrays.stream(type.getEnumConstants())
         .map(c -> c.name().toLowerCase(Locale.ROOT).replace('_', '-'))
         .collect(Collectors.joining(", ", "[", "]"));
+  }
+
+  /**
+   * Turns one value of a key that names a local file or directory into a path: a value the local
+   * filesystem cannot name (a NUL character, or what the platform refuses otherwise) is a bad value
+   * of the key, not an {@link InvalidPathException} from wherever the path is first used.
+   *
+   * @param key the key, for the error
+   * @param value the value, or one element of a list the key holds
+   * @param absolute whether only an absolute path is accepted
+   * @return the path
+   * @throws InvalidConfigurationException naming the key when the value is no local path, or not
+   *     absolute where that is required
+   */
+  public static Path localPath(String key, String value, boolean absolute)
+      throws InvalidConfigurationException {
+    String expected = absolute ? "an absolute local path" : "a local path";
+    Path path;
+    try {
+      path = Paths.get(value);
+    } catch (InvalidPathException e) {
+      path = null;
+    }
+    if (path == null || (absolute && !path.isAbsolute())) {
+      throw invalid(key, value, expected);
+    }
+    return path;
   }
 
   /**

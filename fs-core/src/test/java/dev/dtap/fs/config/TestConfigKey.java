@@ -93,4 +93,23 @@ class TestConfigKey {
     conf.set("x.hosts", "  a,b ");
     assertThat(hosts.get(conf)).isEqualTo("a,b");
   }
+
+  @Test
+  void aLocalPathTheFilesystemCannotNameIsABadValueOfItsKey() throws Exception {
+    assertThat(ConfigReader.localPath("x.dir", "/var/cache", true).toString())
+        .isEqualTo("/var/cache");
+    assertThat(ConfigReader.localPath("x.file", "hosts.txt", false).toString())
+        .isEqualTo("hosts.txt");
+    assertThatThrownBy(() -> ConfigReader.localPath("x.dir", "/var/ca\u0000che", true))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("x.dir")
+        .hasMessageContaining("an absolute local path");
+    assertThatThrownBy(() -> ConfigReader.localPath("x.file", "a\u0000", false))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("x.file")
+        .hasMessageContaining("a local path");
+    assertThatThrownBy(() -> ConfigReader.localPath("x.dir", "relative/dir", true))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("x.dir");
+  }
 }

@@ -8,7 +8,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
@@ -74,10 +73,7 @@ public final class CnodeSettings {
     if (socket == null || socket.isEmpty()) {
       return null;
     }
-    Path path = Paths.get(socket);
-    if (!path.isAbsolute()) {
-      throw ConfigReader.invalid(CnodeKeys.SOCKET.name(), socket, "an absolute path");
-    }
+    Path path = ConfigReader.localPath(CnodeKeys.SOCKET.name(), socket, true);
     return new CnodeSettings(conf, path, secret(conf));
   }
 

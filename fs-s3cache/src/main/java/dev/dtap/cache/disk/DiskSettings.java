@@ -5,7 +5,6 @@ import dev.dtap.fs.config.InvalidConfigurationException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -52,11 +51,7 @@ public final class DiskSettings {
     List<Path> dirs = new ArrayList<>();
     for (String d : dirList.split(",")) {
       if (!d.trim().isEmpty()) {
-        Path p = Paths.get(d.trim());
-        if (!p.isAbsolute()) {
-          throw ConfigReader.invalid(DiskKeys.DIRS.name(), dirList, "absolute local directories");
-        }
-        dirs.add(p);
+        dirs.add(ConfigReader.localPath(DiskKeys.DIRS.name(), d.trim(), true));
       }
     }
     if (dirs.isEmpty()) {
