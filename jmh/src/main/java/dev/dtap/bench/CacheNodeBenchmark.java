@@ -1,6 +1,7 @@
 package dev.dtap.bench;
 
 import dev.dtap.it.fixtures.CnodeProcess;
+import dev.dtap.it.fixtures.FreePorts;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReaderProcess;
 import java.io.File;
@@ -264,8 +265,8 @@ public class CacheNodeBenchmark {
   @Warmup(iterations = 1)
   @Measurement(iterations = 3)
   public void peerRead(Cold c, StoreBytes bytes) throws Exception {
-    int portA = CnodeProcess.freePort();
-    int portB = CnodeProcess.freePort();
+    int portA = FreePorts.reserve();
+    int portB = FreePorts.reserve();
     String peers = "hostA=127.0.0.1:" + portA + ",hostB=127.0.0.1:" + portB;
     CnodeProcess a = c.start("hostA", portA, peers);
     CnodeProcess b = c.start("hostB", portB, peers);

@@ -1,8 +1,8 @@
 package dev.dtap.e2e;
 
+import dev.dtap.it.fixtures.FreePorts;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 
 /**
@@ -47,9 +47,7 @@ final class HdfsCluster implements AutoCloseable {
    * @return an hdfs:// URI on a free port, so a configuration can name it before the cluster runs
    */
   static String newHdfsUri() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return "hdfs://localhost:" + s.getLocalPort();
-    }
+    return "hdfs://localhost:" + FreePorts.reserve();
   }
 
   /**

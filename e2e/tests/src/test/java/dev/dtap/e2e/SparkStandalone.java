@@ -1,8 +1,8 @@
 package dev.dtap.e2e;
 
+import dev.dtap.it.fixtures.FreePorts;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +35,7 @@ final class SparkStandalone implements AutoCloseable {
   static SparkStandalone start(File dir) throws IOException {
     File home = new File(dir, "spark-home");
     Files.createDirectories(new File(home, "jars").toPath());
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.reserve();
     String url = "spark://127.0.0.1:" + port;
     List<ChildJvm.Running> processes = new ArrayList<>();
     try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.CnodeProcess;
+import dev.dtap.it.fixtures.FreePorts;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.ReaderProcess;
 import dev.dtap.it.fixtures.RepoRoot;
@@ -148,8 +149,8 @@ class ITestCacheNode {
 
   @Test
   void twoHostsServeEachOtherSoTheSecondReadsNothingFromTheStore() throws Exception {
-    int portA = CnodeProcess.freePort();
-    int portB = CnodeProcess.freePort();
+    int portA = FreePorts.reserve();
+    int portB = FreePorts.reserve();
     String peers = "hostA=127.0.0.1:" + portA + ",hostB=127.0.0.1:" + portB;
     CnodeProcess a = service("hostA", portA, peers);
     CnodeProcess b = service("hostB", portB, peers);

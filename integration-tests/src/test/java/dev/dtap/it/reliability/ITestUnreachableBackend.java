@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.dtap.it.fixtures.ErrorText;
+import dev.dtap.it.fixtures.FreePorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +75,7 @@ class ITestUnreachableBackend {
   @MethodSource("cases")
   void theErrorNamesTheDtapPathAndNeitherTheServerNorTheBucket(Backend backend, String op)
       throws Exception {
-    int port = freePort();
+    int port = FreePorts.reserve(); // nothing listens, nor will
     Configuration conf = conf(backend, port);
     Path path = new Path("dtap://far/t/part-0");
     Throwable error;
@@ -168,12 +167,5 @@ class ITestUnreachableBackend {
     conf.set(s3a + "retry.limit", "1");
     conf.set(s3a + "retry.interval", "10ms");
     return conf;
-  }
-
-  /** A loopback port that was free a moment ago; nothing listens on it. */
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }
