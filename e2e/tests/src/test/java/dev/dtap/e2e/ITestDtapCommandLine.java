@@ -122,6 +122,11 @@ class ITestDtapCommandLine {
     cnode.set("fs.dtap.cnode.secret", secret);
     cnode.set("fs.dtap.cnode.port", "0");
     cnode.set("fs.dtap.cnode.bind.host", "127.0.0.1");
+    // in the service's site too, as one core-site.xml serves both on a host: the service gives a
+    // client twenty times its connect bound to authenticate (a new JVM on a loaded machine took
+    // more than the default's 1 s)
+    cnode.set("fs.dtap.cnode.connect.timeout", "2s");
+    cnode.set("fs.dtap.cnode.request.timeout", "2s");
     // the service's own site: its directories; the clients' site adds the socket and secret
     File serviceConf = new File(dir, "cnode-conf");
     Files.createDirectories(serviceConf.toPath());
@@ -138,8 +143,8 @@ class ITestDtapCommandLine {
     client.addResource(new org.apache.hadoop.fs.Path(new File(confDir, "core-site.xml").toURI()));
     client.set("fs.dtap.cnode.socket", socket.getAbsolutePath());
     client.set("fs.dtap.cnode.secret", secret);
-    client.set("fs.dtap.cnode.connect.timeout", "2s");
-    client.set("fs.dtap.cnode.request.timeout", "2s");
+    client.set("fs.dtap.cnode.connect.timeout", cnode.get("fs.dtap.cnode.connect.timeout"));
+    client.set("fs.dtap.cnode.request.timeout", cnode.get("fs.dtap.cnode.request.timeout"));
     try (OutputStream out = Files.newOutputStream(new File(clientConf, "core-site.xml").toPath())) {
       client.writeXml(out);
     }
