@@ -121,7 +121,9 @@ final class ChildJvm {
   private File logFile(String suffix) throws IOException {
     File dir = new File(System.getProperty("dtap.it.logs", "target/it-logs"));
     Files.createDirectories(dir.toPath());
-    return new File(dir, name + "-" + RUNS.incrementAndGet() + suffix);
+    // the test JVM's pid too: test JVMs side by side share the directory
+    return new File(
+        dir, name + "-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet() + suffix);
   }
 
   /**
