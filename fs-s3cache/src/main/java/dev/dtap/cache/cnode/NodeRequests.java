@@ -148,7 +148,7 @@ final class NodeRequests {
     NodeMetrics m = node.metrics();
     m.lookups.increment();
     boolean wantFd = (flags & Wire.WANT_DESCRIPTOR) != 0;
-    if (serve(c, id, key, wantFd)) {
+    if (c.deliver(id, key, wantFd)) { // a hit, counted where it is served
       return;
     }
     m.misses.increment();
@@ -322,19 +322,10 @@ final class NodeRequests {
     }
   }
 
-  /** Answers a lookup from the disk if the page is there; every page served counts as a hit. */
-  private boolean serve(ServerConnection c, long requestId, PageKey key, boolean wantDescriptor) {
-    if (!c.deliver(requestId, key, wantDescriptor)) {
-      return false;
-    }
-    node.metrics().hits.increment();
-    return true;
-  }
-
   /** Answers a lookup that found the page's fill over: the page, or a miss if it did not land. */
   private void serveOrMiss(
       ServerConnection c, long requestId, PageKey key, boolean wantDescriptor) {
-    if (!serve(c, requestId, key, wantDescriptor)) {
+    if (!c.deliver(requestId, key, wantDescriptor)) {
       c.sendFlagged(Wire.MISS, requestId);
     }
   }

@@ -212,7 +212,8 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   /**
    * Hands a cached page over: its descriptor on the descriptor line when asked and possible (the
-   * page stays pinned until the client releases it), else its bytes.
+   * page stays pinned until the client releases it), else its bytes. The hit is counted here,
+   * before the answer leaves, so that a client that has its page is always counted by then.
    *
    * @return false when the page is not on disk (evicted, never there)
    */
@@ -231,6 +232,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       LOG.debug("dtap cnode: cannot read a page: {}", e.toString());
       return false;
     }
+    node.metrics().hits.increment();
     node.metrics().bytesServed.add(file.length);
     send(new Frame(Wire.PAGE, requestId, Unpooled.wrappedBuffer(file)));
     return true;
@@ -264,6 +266,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       }
       pins.merge(key, 1, Integer::sum);
     }
+    node.metrics().hits.increment();
     node.metrics().shortCircuitGrants.increment();
     node.metrics().bytesServed.add(size);
     // numbered and written on the descriptor line's own event loop, so that descriptors leave in
