@@ -168,10 +168,16 @@ final class CachingInputStream extends PageReads
     if (sequential || !randomHint || n == pageLen) {
       byte[] page = store.get(key, counters);
       if (page == null && firstTouch(key, !sequential && randomHint)) {
+        counters.miss();
+        if (scan && store.host().shared()) {
+          // the whole page as one exact range, held for the scan's next reads, not kept
+          byte[] uncached = source.readRange(index * pageSize, pageLen);
+          counters.backend(pageLen);
+          return usePage(uncached, index, inPage, buf, off, n, true);
+        }
         if (!positioned) {
           passIndex = sequential ? index : -1;
         }
-        counters.miss();
         return passThrough(position, buf, off, n, scan);
       }
       if (page == null) {
@@ -237,10 +243,17 @@ final class CachingInputStream extends PageReads
    * Reads bytes of a page that is not cached straight from the backend stream: a scan's reads
    * continue the backend's sequential read; a random or positioned read is one positioned read of
    * exactly its range, which HDFS serves without a block reader to the block's end.
+   *
+   * <p>On a host whose pages are shared by its JVMs, every such read is one exact range of its own
+   * instead: the other JVMs fill the pages around this one, so a pass through the backend breaks at
+   * every page they have, and an open-ended request (an S3 GET to the object's end) sends bytes
+   * nobody reads before it is aborted.
    */
   private int passThrough(long position, byte[] buf, int off, int n, boolean scan)
       throws IOException {
-    if (scan) {
+    if (store.host().shared()) {
+      System.arraycopy(source.readRange(position, n), 0, buf, off, n);
+    } else if (scan) {
       demand.readOn(position, buf, off, n);
     } else {
       demand.readFully(position, buf, off, n);

@@ -121,6 +121,12 @@ class TestCnodeReads {
     try (FileSystem fs = LocalTaps.open(conf, "c")) {
       assertThat(readWhole(fs)).isEqualTo(data);
       CacheAdmin.flushWrites();
+      // the host's other JVMs may hold the pages around each one: an open-ended pass through the
+      // backend would be cut at each of them, so every page is one exact range of its own
+      assertThat(counter(fs, CacheCounters.BACKEND_READS))
+          .as("backend reads of a scan streaming through, 100,000 bytes a read")
+          .isEqualTo(41);
+      assertThat(counter(fs, CacheCounters.BYTES_BACKEND)).isEqualTo(LENGTH);
     }
     assertThat(node.stats().get("cnode_pages")).as("a first meeting streams through").isZero();
     // a fresh store: as the next task JVM on the host; the service remembers the first one's reads
