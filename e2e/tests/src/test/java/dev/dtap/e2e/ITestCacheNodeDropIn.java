@@ -54,8 +54,14 @@ class ITestCacheNodeDropIn {
 
       List<String> lines = cluster.outputLines(out);
       assertThat(lines).hasSize(8);
+      // each task: what it read, and the pages (and bytes) its JVM took from the store itself
+      long backendReads = 0;
+      long backendBytes = 0;
       for (String line : lines) {
-        assertThat(line).as("a task's read").endsWith("\t" + crc.getValue() + " " + data.length);
+        String[] f = line.substring(line.indexOf('\t') + 1).split(" ");
+        assertThat(f[0] + " " + f[1]).as(line).isEqualTo(crc.getValue() + " " + data.length);
+        backendReads += Long.parseLong(f[2]);
+        backendBytes += Long.parseLong(f[3]);
       }
 
       // a finished job's task JVMs may still be exiting, their last pages on the service's disk
@@ -76,17 +82,21 @@ class ITestCacheNodeDropIn {
           "cnode e2e: 8 task JVMs read a %d MiB input: %d bytes from the store (%.3fx); the"
               + " service: %s%n",
           MIB, store, (double) store / data.length, service);
+      // every backend read asks for exactly its range, so the store sent what the tasks took
       assertThat(store)
-          .as("bytes MinIO sent for 8 task JVMs reading the input")
-          .isLessThanOrEqualTo(data.length * 105L / 100);
+          .as("bytes MinIO sent for 8 task JVMs reading the input, against what they took")
+          .isEqualTo(backendBytes);
+      // every page of every task came from the service or, once, from the store
+      assertThat(service.get("cnode_hits") + backendReads)
+          .as("pages the service served and pages the tasks read from the store; %s", service)
+          .isEqualTo(8L * MIB);
+      assertThat(backendReads)
+          .as("pages the tasks read from the store: each once, filled for all; %s", service)
+          .isEqualTo(MIB);
       assertThat(service.get("cnode_fills"))
           .as("the service's counters: %s", service)
           .isEqualTo((long) MIB);
-      // every other lookup is served by the service, or, where a waiter outlasted the fill-wait
-      // bound on a loaded host, read from the store by that JVM (which the byte bound above limits)
-      assertThat(service.get("cnode_hits") + service.get("cnode_fill_wait_timeouts"))
-          .as("lookups the service served or let read the store; its counters: %s", service)
-          .isGreaterThanOrEqualTo(7L * MIB);
+      assertThat(store).as("bytes from the store").isEqualTo(data.length);
     }
     assertThat(socket).as("the service stopped with the NodeManager").doesNotExist();
   }

@@ -128,6 +128,7 @@ final class MapReduceCluster implements AutoCloseable {
       site.set("fs.dtap.cnode.connect.timeout", "30s");
       site.set("fs.dtap.cnode.request.timeout", "30s");
       site.set("fs.dtap.cnode.fill.wait", "2m");
+      site.set("fs.dtap.cnode.fill.lease", "1m"); // a JVM holding a page's lease fills it once
     }
     try (OutputStream out = new FileOutputStream(new File(confDir, "core-site.xml"))) {
       site.writeXml(out);
