@@ -3,6 +3,7 @@ package dev.dtap.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.LocalTaps;
+import dev.dtap.fs.testing.PropertyRuns;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +18,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.apache.hadoop.conf.Configuration;
@@ -35,6 +37,7 @@ import org.apache.hadoop.security.AccessControlException;
  * IllegalArgumentException Hadoop's own {@link Path} throws for what it cannot parse) comes out,
  * and no message shows the backend directory.
  */
+@AddLifecycleHook(PropertyRuns.class)
 class TestBadPathProperties {
   private static final String SECRET = "outside the tap";
   private static File outer;
@@ -113,7 +116,7 @@ class TestBadPathProperties {
     }
   }
 
-  @Property(tries = 400)
+  @Property
   void noSpellingReachesOutsideTheRoot(@ForAll("spellings") String spelling) throws Exception {
     Path p = path(rw, spelling);
     if (p == null) {
@@ -159,7 +162,7 @@ class TestBadPathProperties {
         .hasMessageNotContaining(outer.getAbsolutePath());
   }
 
-  @Property(tries = 200)
+  @Property
   void aReadOnlyTapRefusesEveryMutation(@ForAll("spellings") String spelling) throws Exception {
     Path p = path(ro, spelling);
     if (p == null) {
@@ -178,7 +181,7 @@ class TestBadPathProperties {
     assertOutsideUntouched(spelling);
   }
 
-  @Property(tries = 300)
+  @Property
   void anyTapNameIsAConfiguredTapOrAnIOException(@ForAll("tapNames") String tap) throws Exception {
     URI uri;
     try {

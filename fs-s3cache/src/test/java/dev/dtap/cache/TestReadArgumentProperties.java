@@ -3,6 +3,7 @@ package dev.dtap.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.LocalTaps;
+import dev.dtap.fs.testing.PropertyRuns;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -15,6 +16,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.apache.hadoop.conf.Configuration;
@@ -29,6 +31,7 @@ import org.apache.hadoop.fs.Path;
  * fails with the same exception class, and the stream positions agree. The cache must be invisible
  * to a reader, bad arguments included.
  */
+@AddLifecycleHook(PropertyRuns.class)
 class TestReadArgumentProperties {
   private static final int LENGTH = 5 * CacheTestSupport.PAGE + 123;
   private static byte[] data;
@@ -118,7 +121,7 @@ class TestReadArgumentProperties {
     return call.list().ofMinSize(1).ofMaxSize(8);
   }
 
-  @Property(tries = 300)
+  @Property
   void theCacheIsInvisibleToEveryReadCall(@ForAll("calls") List<Call> calls) throws Exception {
     try (FSDataInputStream a = cached.open(new Path("dtap://on/f"));
         FSDataInputStream b = plain.open(new Path("dtap://off/f"))) {

@@ -6,6 +6,7 @@ import dev.dtap.cache.CacheKeys;
 import dev.dtap.commit.CommitterKeys;
 import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.config.DataTapKeys;
+import dev.dtap.fs.testing.PropertyRuns;
 import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.RepoRoot;
 import dev.dtap.locality.LocalityKeys;
@@ -22,6 +23,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 import org.apache.hadoop.conf.Configuration;
@@ -43,6 +45,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
  * message names the key: never a NumberFormatException, NullPointerException or another unchecked
  * exception from deep inside, never a message that leaves the operator guessing which key is wrong.
  */
+@AddLifecycleHook(PropertyRuns.class)
 class TestConfigValueProperties {
   private static final String TAP = "cv";
   private static File root;
@@ -110,7 +113,7 @@ class TestConfigValueProperties {
         Arbitraries.strings().ofMinLength(0).ofMaxLength(20));
   }
 
-  @Property(tries = 500)
+  @Property
   void aBadValueIsAcceptedOrRefusedNamingItsKey(
       @ForAll("keys") ConfigKey<?> key, @ForAll("values") String value) throws Exception {
     Statistics.collect(acceptedOrRefused(key, value));
