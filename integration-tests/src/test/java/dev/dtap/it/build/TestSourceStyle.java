@@ -66,9 +66,11 @@ class TestSourceStyle {
 
   private static List<Path> sources(Path root) throws IOException {
     try (Stream<Path> s = Files.walk(root)) {
+      // paths relative to the root: the tree itself may sit under a target directory (CI's
+      // copies of it for the other Hadoop lines)
       return s.filter(p -> p.toString().endsWith(".java"))
-          .filter(p -> p.toString().contains("/src/"))
-          .filter(p -> !p.toString().contains("/target/"))
+          .filter(p -> ("/" + root.relativize(p)).contains("/src/"))
+          .filter(p -> !("/" + root.relativize(p)).contains("/target/"))
           .filter(p -> !root.relativize(p).toString().startsWith("."))
           .collect(Collectors.toList());
     }
