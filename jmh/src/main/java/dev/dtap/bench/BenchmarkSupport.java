@@ -45,7 +45,7 @@ public final class BenchmarkSupport {
    */
   public static File scratch(String prefix) throws IOException {
     File base = new File(System.getProperty("dtap.bench.dir", "target/bench")).getAbsoluteFile();
-    if (!base.isDirectory() && !base.mkdirs()) {
+    if (!base.isDirectory() && !base.mkdirs() && !base.isDirectory()) {
       throw new IOException("Cannot create " + base);
     }
     return Files.createTempDirectory(base.toPath(), prefix).toFile().getCanonicalFile();

@@ -33,9 +33,7 @@ public final class LocalTaps {
    */
   public static File newDir(String prefix) throws IOException {
     File base = new File(System.getProperty("test.build.data", "target/test-data"));
-    if (!base.isDirectory() && !base.mkdirs()) {
-      throw new IOException("Cannot create " + base);
-    }
+    Files.createDirectories(base.toPath()); // safe when another JVM creates it at once
     return Files.createTempDirectory(base.toPath(), prefix).toFile().getCanonicalFile();
   }
 
