@@ -46,7 +46,20 @@ final class CachingInputStream extends PageReads
   private final int prefetchPages;
   private final String description;
 
+  /**
+   * The smallest sequential read served straight from the host's page file when the memory tier
+   * takes no pages from the host; a smaller one loads the whole page and serves the next reads from
+   * it, one file read for many calls.
+   */
+  static final int DIRECT_READ_MIN = 128 << 10;
+
   private long pos;
+
+  /**
+   * Whether the stream's last read was large enough to be served straight from the host: its read
+   * ahead then skips the pages the host holds.
+   */
+  private boolean directReads;
 
   /**
    * The page a sequential reader is in. Index and bytes travel as one object: a positioned read on
@@ -162,6 +175,19 @@ final class CachingInputStream extends PageReads
       return usePage(ahead, index, inPage, buf, off, n, sequential);
     }
     boolean scan = sequential && !positioned;
+    boolean large = sequential && n >= Math.min(DIRECT_READ_MIN, pageLen);
+    if (!positioned) {
+      directReads = large;
+    }
+    if (large && !store.promotesFromHost() && !store.inMemory(key) && store.isCached(key)) {
+      // the memory tier would not take the page: copy the wanted bytes from the host's file
+      // straight into the caller's buffer, as a read of a local file does, not through a page
+      // allocated, filled and copied again
+      if (store.read(key, inPage, buf, off, n, counters) == n) {
+        prefetchAfter(index);
+        return n;
+      }
+    }
     if (index == passIndex) {
       return passThrough(position, buf, off, n, scan);
     }
@@ -268,8 +294,12 @@ final class CachingInputStream extends PageReads
     }
     long last = Math.min((length - 1) / pageSize, index + prefetchPages);
     boolean lone = admission.isLoneScan(id);
+    boolean direct = directReads && !store.promotesFromHost();
     for (long i = Math.max(index + 1, readahead.queuedThrough() + 1); i <= last; i++) {
       PageKey key = id.page(i);
+      if (direct && store.isCached(key)) {
+        continue; // read straight from the host when the reader gets there
+      }
       if (lone && !admission.scanWouldCache(key) && !store.isCachedOrLoading(key)) {
         break; // a first pass streams through; reading ahead would cache it
       }

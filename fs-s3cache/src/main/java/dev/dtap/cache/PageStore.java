@@ -163,7 +163,7 @@ final class PageStore {
       return data;
     }
     data = host.read(key, stream);
-    if (data != null) {
+    if (data != null && promotesFromHost()) {
       memory.put(key, data);
     }
     return data;
@@ -183,6 +183,18 @@ final class PageStore {
       return len;
     }
     return host.read(key, offset, dst, dstOff, len, stream);
+  }
+
+  /**
+   * Whether a page read whole from the host should also go into the memory tier: only while the
+   * tier has room. A full tier would mostly turn such a page away (its admission favours pages used
+   * more often, and a scan's pages are used once a pass), after the reader paid for a page
+   * allocated in the heap and copied twice; pages the backend sent still compete for its room.
+   *
+   * @return false when the memory tier is off or full
+   */
+  boolean promotesFromHost() {
+    return memory.hasRoom();
   }
 
   /**

@@ -206,8 +206,8 @@ class TestCachedReads {
   void corruptAndTruncatedPagesAreDetectedDeletedAndRefetched() throws Exception {
     warm(fs);
     List<java.nio.file.Path> pages = pageFiles();
-    // data bytes of the two damaged pages (one 64 KiB chunk each: 40 bytes of header)
-    long damaged = Files.size(pages.get(0)) - 40 + Files.size(pages.get(1)) - 40;
+    // data bytes of the two damaged pages (each a header padded to 4 KiB, then the data)
+    long damaged = Files.size(pages.get(0)) - 4096 + Files.size(pages.get(1)) - 4096;
     try (RandomAccessFile f = new RandomAccessFile(pages.get(0).toFile(), "rw")) {
       f.seek(f.length() - 10);
       int b = f.read();

@@ -1,11 +1,13 @@
 package dev.dtap.bench;
 
 import dev.dtap.cache.CacheAdmin;
+import dev.dtap.it.fixtures.CnodeProcess;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -37,7 +39,10 @@ import software.amazon.awssdk.core.sync.RequestBody;
  *   <li>{@code impl}: {@code local} (Hadoop's raw local filesystem), {@code s3a} (S3A on MinIO),
  *       {@code dtap-cold} (a cached tap over the same bucket, cache emptied before every op),
  *       {@code dtap-warm} (the same tap after a full warm-up: reads until one needs nothing from
- *       the store; default cache settings);
+ *       the store; default cache settings), {@code dtap-disk} (warm with the memory tier off: every
+ *       page from the local disk, as in a task JVM whose small heap holds few pages), {@code
+ *       cnode-disk} (warm through a host cache service in a process of its own, short-circuit
+ *       descriptors on, the client's memory tier off);
  *   <li>{@code pattern}: {@code seq} (one op reads the whole file with a 1 MiB buffer, read policy
  *       {@code sequential}) or {@code rand64k} (one op is one 64 KiB positioned read at a seeded
  *       random offset, read policy {@code random}).
@@ -60,7 +65,7 @@ public class ReadPathBenchmark {
   static final int SIZE = 256 << 20;
   static final int READ = 64 << 10;
 
-  @Param({"local", "s3a", "dtap-cold", "dtap-warm"})
+  @Param({"local", "s3a", "dtap-cold", "dtap-warm", "dtap-disk", "cnode-disk"})
   public String impl;
 
   @Param({"seq", "rand64k"})
@@ -70,6 +75,7 @@ public class ReadPathBenchmark {
   private FileSystem fs;
   private Path path;
   private FSDataInputStream random;
+  private CnodeProcess service;
   private final byte[] buffer = new byte[1 << 20];
   private final Random offsets = new Random(2026);
 
@@ -101,11 +107,20 @@ public class ReadPathBenchmark {
         conf.setBoolean("fs.dtap.impl.disable.cache", true);
         conf.set("fs.dtap.tap.bench.cache", "true");
         conf.set("fs.dtap.cache.dirs", new File(scratch, "cache").getAbsolutePath());
+        if (impl.endsWith("-disk")) {
+          conf.set("fs.dtap.cache.memory.size", "0");
+        }
+        if (impl.equals("cnode-disk")) {
+          service = new CnodeProcess("bench", 0, "").start();
+          for (Map.Entry<String, String> e : service.clientConf()) {
+            conf.set(e.getKey(), e.getValue());
+          }
+        }
         fs = FileSystem.newInstance(URI.create("dtap://bench/"), conf);
         path = new Path("dtap://bench/data.bin");
       }
     }
-    if (impl.equals("dtap-warm")) {
+    if (!impl.equals("local") && !impl.equals("s3a") && !impl.equals("dtap-cold")) {
       BenchmarkSupport.warm(fs, path, buffer, SIZE);
     }
     if (pattern.equals("rand64k")) {
@@ -130,11 +145,14 @@ public class ReadPathBenchmark {
   }
 
   @TearDown(Level.Trial)
-  public void tearDown() throws IOException {
+  public void tearDown() throws IOException, InterruptedException {
     if (random != null) {
       random.close();
     }
     fs.close();
+    if (service != null) {
+      service.close();
+    }
     BenchmarkSupport.deleteTree(scratch);
   }
 

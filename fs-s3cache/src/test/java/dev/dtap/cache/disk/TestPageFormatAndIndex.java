@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class TestPageFormatAndIndex {
@@ -57,6 +58,49 @@ class TestPageFormatAndIndex {
       assertThatThrownBy(() -> PageFile.readHeader(ch, key, ch.size()))
           .isInstanceOf(PageFile.CorruptPageException.class);
     }
+  }
+
+  /** A page file as version 1 wrote it: 64 KiB chunks, data right after the header. */
+  private static byte[] versionOne(PageKey key, byte[] data, int version) {
+    int chunk = 64 << 10;
+    int chunks = (data.length + chunk - 1) / chunk;
+    ByteBuffer h = ByteBuffer.allocate(32 + 4 * chunks + 4 + data.length);
+    h.putInt(0x44545031).putInt(version).putInt(data.length).putInt(chunk);
+    h.putLong(key.hi()).putLong(key.lo());
+    CRC32C crc = new CRC32C();
+    for (int c = 0; c < chunks; c++) {
+      crc.reset();
+      crc.update(data, c * chunk, Math.min(chunk, data.length - c * chunk));
+      h.putInt((int) crc.getValue());
+    }
+    crc.reset();
+    crc.update(h.array(), 0, h.position());
+    h.putInt((int) crc.getValue());
+    h.put(data);
+    return h.array();
+  }
+
+  @Test
+  void pagesOfVersionOneAreStillReadAndOtherVersionsAreCorrupt() throws Exception {
+    byte[] data = new byte[200_001];
+    new Random(3).nextBytes(data);
+    PageKey key = new PageKey(7, 8);
+    assertThat(PageFile.decode(versionOne(key, data, 1), key)).isEqualTo(data);
+    Path p = new File(LocalTaps.newDir("pagefile"), key.fileName()).toPath();
+    java.nio.file.Files.write(p, versionOne(key, data, 1));
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+      PageFile.Header h = PageFile.readHeader(ch, key, ch.size());
+      byte[] part = new byte[70_000];
+      PageFile.read(ch, h, 60_000, part, 0, part.length);
+      assertThat(part).isEqualTo(java.util.Arrays.copyOfRange(data, 60_000, 130_000));
+    }
+    assertThatThrownBy(() -> PageFile.decode(versionOne(key, data, 3), key))
+        .isInstanceOf(PageFile.CorruptPageException.class)
+        .hasMessageContaining("version 3");
+    // the current version's header ends on a 4 KiB boundary, where the data starts
+    assertThat(PageFile.encode(key, data, data.length))
+        .hasSize(PageFile.headerSize(data.length) + data.length);
+    assertThat(PageFile.headerSize(data.length) % 4096).isZero();
   }
 
   @Test
