@@ -96,7 +96,7 @@ final class CachingInputStream extends PageReads
     this.prefetchPages = store.config().prefetchPages();
     this.description = description;
     this.fetch = new PageFetch(store, id, demand, counters, description);
-    this.readahead = new Readahead(store.background(), this::loadThroughStore, counters);
+    this.readahead = new Readahead(store.background(), this::loadAhead, counters);
     admission.streamOpened(id);
   }
 
@@ -122,12 +122,24 @@ final class CachingInputStream extends PageReads
     return page;
   }
 
-  private byte[] loadThroughStore(long index) throws IOException {
+  /** Loads a page a sequential reader meets: its own reads' or its read-ahead's. */
+  private byte[] loadAhead(long index) throws IOException {
+    return loadThroughStore(index, admission.isLoneScan(id));
+  }
+
+  /**
+   * @param scan whether a lone sequential reader wants the page: one the backend sends then goes to
+   *     the host only ({@link PageStore#loadForScan})
+   */
+  private byte[] loadThroughStore(long index, boolean scan) throws IOException {
     PageStore.Loader loader =
         store.host().shared() || isHole(index)
             ? () -> source.readRange(index * pageSize, pageLength(index))
             : () -> loadPage(index);
-    return store.load(id.page(index), ownerOf(index), loader, counters);
+    PageKey key = id.page(index);
+    return scan
+        ? store.loadForScan(key, ownerOf(index), loader, counters)
+        : store.load(key, ownerOf(index), loader, counters);
   }
 
   /**
@@ -207,7 +219,7 @@ final class CachingInputStream extends PageReads
         return passThrough(position, buf, off, n, scan);
       }
       if (page == null) {
-        page = loadThroughStore(index);
+        page = sequential ? loadAhead(index) : loadThroughStore(index, false);
       }
       return usePage(page, index, inPage, buf, off, n, sequential);
     }
@@ -382,7 +394,7 @@ final class CachingInputStream extends PageReads
    */
   byte[] page(long index) throws IOException {
     byte[] page = store.get(id.page(index), counters);
-    return page != null ? page : loadThroughStore(index);
+    return page != null ? page : loadThroughStore(index, false);
   }
 
   /** Runs work that may wait for another reader's load, off the thread that calls it. */

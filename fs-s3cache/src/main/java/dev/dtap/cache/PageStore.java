@@ -249,11 +249,28 @@ final class PageStore {
    * @throws IOException if the backend read fails (the cache itself never fails a read)
    */
   byte[] load(PageKey key, String owner, Loader loader, CacheCounters stream) throws IOException {
-    return load(key, owner, loader, stream, false);
+    return load(key, owner, loader, stream, false, false);
+  }
+
+  /**
+   * Loads a page for a stream scanning its file alone: as {@link #load(PageKey, String, Loader,
+   * CacheCounters)}, but a page the backend sends goes to the host only, not into the memory tier.
+   * A one-off scan's pages are read once; held in the heap too, they pushed out what is re-read
+   * and, promoted and dropped by the hundred, cost a cold scan a quarter of its time in collections
+   * (docs/benchmarks.md, 2026-12-07).
+   */
+  byte[] loadForScan(PageKey key, String owner, Loader loader, CacheCounters stream)
+      throws IOException {
+    return load(key, owner, loader, stream, false, true);
   }
 
   private byte[] load(
-      PageKey key, String owner, Loader loader, CacheCounters stream, boolean background)
+      PageKey key,
+      String owner,
+      Loader loader,
+      CacheCounters stream,
+      boolean background,
+      boolean scan)
       throws IOException {
     CompletableFuture<byte[]> mine = new CompletableFuture<>();
     CompletableFuture<byte[]> running = inflight.putIfAbsent(key, mine);
@@ -268,8 +285,16 @@ final class PageStore {
           stream.hitMemory(cached.length);
         }
       } else {
-        cached = host.load(key, owner, loader, true, stream);
-        memory.put(key, cached);
+        boolean[] fetched = {false};
+        Loader fetch =
+            () -> {
+              fetched[0] = true;
+              return loader.load();
+            };
+        cached = host.load(key, owner, fetch, true, stream);
+        if (fetched[0] ? !scan : promotesFromHost()) {
+          memory.put(key, cached);
+        }
       }
       mine.complete(cached);
       return cached;
@@ -333,7 +358,7 @@ final class PageStore {
         () -> {
           try {
             if (!isCachedOrLoading(key)) {
-              load(key, owner, loader, stream, true);
+              load(key, owner, loader, stream, true, false);
             }
           } catch (IOException | RuntimeException e) {
             // the class only: a backend's message names its bucket or server, and this store is

@@ -7,8 +7,14 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -37,12 +43,15 @@ import software.amazon.awssdk.core.sync.RequestBody;
  *
  * <ul>
  *   <li>{@code impl}: {@code local} (Hadoop's raw local filesystem), {@code s3a} (S3A on MinIO),
- *       {@code dtap-cold} (a cached tap over the same bucket, cache emptied before every op),
- *       {@code dtap-warm} (the same tap after a full warm-up: reads until one needs nothing from
- *       the store; default cache settings), {@code dtap-disk} (warm with the memory tier off: every
- *       page from the local disk, as in a task JVM whose small heap holds few pages), {@code
- *       cnode-disk} (warm through a host cache service in a process of its own, short-circuit
- *       descriptors on, the client's memory tier off);
+ *       {@code s3a-keep} (the floor of a first read that keeps what it reads: S3A's read, each 1
+ *       MiB it returns copied and written to a file of its own by a background thread, as the cache
+ *       writes pages; the writes still running when the read ends are waited for between
+ *       operations, untimed, as {@code dtap-cold}'s are), {@code dtap-cold} (a cached tap over the
+ *       same bucket, cache emptied before every op), {@code dtap-warm} (the same tap after a full
+ *       warm-up: reads until one needs nothing from the store; default cache settings), {@code
+ *       dtap-disk} (warm with the memory tier off: every page from the local disk, as in a task JVM
+ *       whose small heap holds few pages), {@code cnode-disk} (warm through a host cache service in
+ *       a process of its own, short-circuit descriptors on, the client's memory tier off);
  *   <li>{@code pattern}: {@code seq} (one op reads the whole file with a 1 MiB buffer, read policy
  *       {@code sequential}) or {@code rand64k} (one op is one 64 KiB positioned read at a seeded
  *       random offset, read policy {@code random}).
@@ -65,7 +74,7 @@ public class ReadPathBenchmark {
   static final int SIZE = 256 << 20;
   static final int READ = 64 << 10;
 
-  @Param({"local", "s3a", "dtap-cold", "dtap-warm", "dtap-disk", "cnode-disk"})
+  @Param({"local", "s3a", "s3a-keep", "dtap-cold", "dtap-warm", "dtap-disk", "cnode-disk"})
   public String impl;
 
   @Param({"seq", "rand64k"})
@@ -76,6 +85,10 @@ public class ReadPathBenchmark {
   private Path path;
   private FSDataInputStream random;
   private CnodeProcess service;
+  private ExecutorService keeper;
+  private final List<Future<?>> keeping = new ArrayList<>();
+  private File keepDir;
+  private int kept;
   private final byte[] buffer = new byte[1 << 20];
   private final Random offsets = new Random(2026);
 
@@ -97,11 +110,16 @@ public class ReadPathBenchmark {
       minio
           .client()
           .putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
-      if (impl.equals("s3a")) {
+      if (impl.startsWith("s3a")) {
         minio.configureS3a(conf);
         conf.setBoolean("fs.s3a.impl.disable.cache", true);
         fs = FileSystem.newInstance(URI.create("s3a://" + bucket + "/"), conf);
         path = new Path("s3a://" + bucket + "/bench/data.bin");
+        if (impl.equals("s3a-keep")) {
+          keeper = Executors.newSingleThreadExecutor();
+          keepDir = new File(scratch, "keep");
+          Files.createDirectories(keepDir.toPath());
+        }
       } else {
         minio.addTap(conf, "bench", bucket, "bench");
         conf.setBoolean("fs.dtap.impl.disable.cache", true);
@@ -120,7 +138,7 @@ public class ReadPathBenchmark {
         path = new Path("dtap://bench/data.bin");
       }
     }
-    if (!impl.equals("local") && !impl.equals("s3a") && !impl.equals("dtap-cold")) {
+    if (impl.startsWith("dtap-") && !impl.equals("dtap-cold") || impl.equals("cnode-disk")) {
       BenchmarkSupport.warm(fs, path, buffer, SIZE);
     }
     if (pattern.equals("rand64k")) {
@@ -142,6 +160,53 @@ public class ReadPathBenchmark {
     if (impl.equals("dtap-cold")) {
       CacheAdmin.clearAll();
     }
+    if (keeper != null) {
+      for (Future<?> f : keeping) {
+        f.get();
+      }
+      keeping.clear();
+      BenchmarkSupport.deleteTree(keepDir);
+      Files.createDirectories(keepDir.toPath());
+    }
+  }
+
+  /** Copies bytes read and queues their write to a new file: temporary name, then renamed. */
+  private void keep(byte[] bytes, int length) {
+    byte[] copy = Arrays.copyOf(bytes, length);
+    java.nio.file.Path target = new File(keepDir, "page" + kept++).toPath();
+    keeping.add(
+        keeper.submit(
+            () -> {
+              java.nio.file.Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+              Files.write(tmp, copy);
+              Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+              return null;
+            }));
+  }
+
+  private long readAndKeep() throws IOException {
+    long total = 0;
+    try (FSDataInputStream in = open("sequential")) {
+      int n;
+      while ((n = readBuffer(in)) > 0) {
+        keep(buffer, n);
+        total += n;
+      }
+    }
+    if (total != SIZE) {
+      throw new IllegalStateException("read " + total + " of " + SIZE + " bytes");
+    }
+    return total;
+  }
+
+  /** Fills the buffer from the stream, short only at its end. */
+  private int readBuffer(FSDataInputStream in) throws IOException {
+    int filled = 0;
+    int n;
+    while (filled < buffer.length && (n = in.read(buffer, filled, buffer.length - filled)) > 0) {
+      filled += n;
+    }
+    return filled;
   }
 
   @TearDown(Level.Trial)
@@ -150,6 +215,9 @@ public class ReadPathBenchmark {
       random.close();
     }
     fs.close();
+    if (keeper != null) {
+      keeper.shutdownNow();
+    }
     if (service != null) {
       service.close();
     }
@@ -163,10 +231,13 @@ public class ReadPathBenchmark {
   @Benchmark
   public long read() throws IOException {
     if (pattern.equals("seq")) {
-      return readWhole();
+      return keeper != null ? readAndKeep() : readWhole();
     }
     long offset = (long) offsets.nextInt(SIZE - READ);
     random.readFully(offset, buffer, 0, READ);
+    if (keeper != null) {
+      keep(buffer, READ);
+    }
     return buffer[0];
   }
 }
