@@ -14,7 +14,7 @@ out=docs/bench
 mkdir -p "$out"
 
 declare -A args=(
-  [readpath]="ReadPathBenchmark -f 1 -wi 3 -w 3s -i 4 -r 3s"
+  [readpath]="ReadPathBenchmark -wi 2 -i 5 -f 1"
   [overhead]="TapOverheadBenchmark -f 1 -wi 3 -i 5"
   [placement]="PlacementBenchmark -f 1 -wi 3 -i 5"
   [split]="SplitPlanningBenchmark -f 1 -wi 1 -i 4"
@@ -32,6 +32,7 @@ for name in "${names[@]}"; do
   {
     echo "command: $cmd"
     echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "code: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with local changes)')"
     echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(java -version 2>&1 | head -1)"
   } > "$out/$name.txt"
 done

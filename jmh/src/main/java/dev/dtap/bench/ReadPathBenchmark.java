@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -64,8 +65,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-// S3A's stack needs a long warm-up on two cores: its throughput still climbs after 30 s
-@Warmup(iterations = 10, time = 4)
+// S3A's stack needs a long warm-up on two cores: its throughput still climbs after 30 s. Each
+// trial is a JVM of its own, so a cold random read (S3A's stack and the cache's, a few hundred
+// reads a second) measured after 8 s of warm-up ran at 0.63x-0.76x of S3A's, and at 1.02x after
+// 30 s (2026-12-07): the "-wi 2" keeps a warm-up of 30 s with these 15 s iterations
+@Warmup(iterations = 10, time = 15)
 @Measurement(iterations = 6, time = 4)
 @Fork(
     value = 1,
@@ -161,13 +165,18 @@ public class ReadPathBenchmark {
       CacheAdmin.clearAll();
     }
     if (keeper != null) {
-      for (Future<?> f : keeping) {
-        f.get();
-      }
-      keeping.clear();
+      settleKeeps();
       BenchmarkSupport.deleteTree(keepDir);
       Files.createDirectories(keepDir.toPath());
     }
+  }
+
+  /** Waits for the writes of the files kept so far. */
+  private void settleKeeps() throws InterruptedException, ExecutionException {
+    for (Future<?> f : keeping) {
+      f.get();
+    }
+    keeping.clear();
   }
 
   /** Copies bytes read and queues their write to a new file: temporary name, then renamed. */
@@ -210,13 +219,14 @@ public class ReadPathBenchmark {
   }
 
   @TearDown(Level.Trial)
-  public void tearDown() throws IOException, InterruptedException {
+  public void tearDown() throws IOException, InterruptedException, ExecutionException {
     if (random != null) {
       random.close();
     }
     fs.close();
     if (keeper != null) {
-      keeper.shutdownNow();
+      settleKeeps(); // before the scratch directory goes: a write in flight would recreate it
+      keeper.shutdown();
     }
     if (service != null) {
       service.close();
