@@ -34,7 +34,12 @@ final class Readahead {
 
   private final ConcurrentLinkedQueue<Long> queue = new ConcurrentLinkedQueue<>();
 
-  /** The budget each queued page holds, given back when it is loaded or dropped. */
+  /**
+   * The budget each page holds from its queueing until the reader takes it (or its load fails, or
+   * the stream closes): a page loaded and not yet taken is heap the budget must count, and 32
+   * streams of a -Xmx1g JVM held 4 such pages each beyond a 32 MiB budget (CacheHeapBench,
+   * 2026-12-07). Whoever removes a page's entry gives its bytes back.
+   */
   private final ConcurrentHashMap<Long, Integer> sizes = new ConcurrentHashMap<>();
 
   private final AtomicBoolean running = new AtomicBoolean();
@@ -59,6 +64,7 @@ final class Readahead {
     if (f == null) {
       return null;
     }
+    release(index); // the reader holds the page now, as it holds any page it reads
     try {
       byte[] page = f.get();
       counters.prefetchUsed();
@@ -127,12 +133,10 @@ final class Readahead {
       while (!closed && (i = queue.poll()) != null) {
         long index = i;
         CompletableFuture<byte[]> f = pending.remove(index);
-        Integer size = sizes.remove(index);
+        boolean loaded = false;
         try {
           byte[] page = loader.load(index);
-          if (f != null) {
-            f.complete(page);
-          }
+          loaded = f != null && f.complete(page);
         } catch (IOException | RuntimeException e) {
           if (f != null) {
             f.completeExceptionally(e);
@@ -145,7 +149,9 @@ final class Readahead {
           }
           throw e;
         } finally {
-          background.unreserve(size == null ? 0 : size);
+          if (!loaded || closed) {
+            release(index); // nothing held for the reader (failed, or the stream closed)
+          }
         }
       }
     } finally {
@@ -156,7 +162,18 @@ final class Readahead {
     }
   }
 
-  /** Cancels what is queued; pages read ahead and never taken are counted as wasted. */
+  /** Gives back the budget a page holds, once: whoever removes its entry. */
+  private void release(long index) {
+    Integer size = sizes.remove(index);
+    if (size != null) {
+      background.unreserve(size);
+    }
+  }
+
+  /**
+   * Cancels what is queued and gives back the budget of every page not taken; pages read ahead and
+   * never taken are counted as wasted.
+   */
   void close() {
     closed = true;
     for (CompletableFuture<byte[]> f : ready.values()) {
@@ -164,14 +181,13 @@ final class Readahead {
       counters.prefetchWasted();
     }
     ready.clear();
-    Long i;
-    while ((i = queue.poll()) != null) {
-      Integer size = sizes.remove(i);
-      background.unreserve(size == null ? 0 : size);
-    }
+    queue.clear();
     for (CompletableFuture<byte[]> f : pending.values()) {
       f.cancel(false);
     }
     pending.clear();
+    for (Long i : sizes.keySet()) {
+      release(i);
+    }
   }
 }

@@ -3,8 +3,12 @@ package dev.dtap.bench;
 import dev.dtap.cache.CacheAdmin;
 import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -12,6 +16,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -23,9 +29,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * The heap the cache holds in a task-sized JVM: 32 readers at once, each reading an object of its
  * own (32 MiB, sequentially, 64 KiB reads) through S3A alone, then through a cached tap cold (pages
  * fetched and written) and warm (pages from the disk). Four times during each pass every reader
- * stops at a barrier, the JVM collects its garbage, and the live heap is measured; the figure is
- * the largest of those, less the live heap before the pass's streams were opened. The cache's
- * declared budgets for the heap it runs in are printed beside it.
+ * stops at a barrier and the live heap is measured twice: the bytes of the live objects (a class
+ * histogram's total) and the heap's occupancy after a full collection (with G1, a 1 MiB page is a
+ * humongous object holding two regions); each figure is the largest of the stops, less the same
+ * before the pass's streams were opened. The cache's declared budgets for the heap it runs in are
+ * printed beside it.
  *
  * <pre>java -Xmx1g -cp jmh/target/benchmarks.jar dev.dtap.bench.CacheHeapBench</pre>
  *
@@ -81,16 +89,50 @@ public final class CacheHeapBench {
     System.exit(0);
   }
 
-  private static long liveHeap() {
+  /** Bytes of the live objects (a class histogram's total, after the full collection it runs). */
+  private static long liveObjects() {
+    try {
+      Process p =
+          new ProcessBuilder(
+                  Paths.get(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(ProcessHandle.current().pid()),
+                  "GC.class_histogram")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      Matcher total = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)").matcher(out);
+      if (p.waitFor() != 0 || !total.find()) {
+        throw new IllegalStateException("jcmd GC.class_histogram gave no total: " + out);
+      }
+      return Long.parseLong(total.group(1));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The heap's occupancy after a full collection: with G1 a 1 MiB page is a humongous object
+   * holding two 1 MiB regions, so this is about twice the pages' bytes.
+   */
+  private static long heapUsed() {
     System.gc();
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   private static void pass(String name, FileSystem fs, String prefix) throws Exception {
-    long before = liveHeap();
-    long[] peak = {0};
+    long objectsBefore = liveObjects();
+    long usedBefore = heapUsed();
+    long[] peak = {0, 0};
     CyclicBarrier stop =
-        new CyclicBarrier(READERS, () -> peak[0] = Math.max(peak[0], liveHeap() - before));
+        new CyclicBarrier(
+            READERS,
+            () -> {
+              peak[0] = Math.max(peak[0], liveObjects() - objectsBefore);
+              peak[1] = Math.max(peak[1], heapUsed() - usedBefore);
+            });
     ExecutorService pool = Executors.newFixedThreadPool(READERS);
     List<Future<Long>> reads = new ArrayList<>();
     long start = System.nanoTime();
@@ -126,8 +168,14 @@ public final class CacheHeapBench {
     }
     pool.shutdown();
     System.out.printf(
-        "%-10s %d readers x %d MiB: live heap above the idle JVM's, largest of %d stops: %d MiB"
-            + " (%.1f s)%n",
-        name, READERS, SIZE >> 20, STOPS, peak[0] >> 20, (System.nanoTime() - start) / 1e9);
+        "%-10s %d readers x %d MiB, largest of %d stops above the idle JVM: live objects %d MiB,"
+            + " heap occupied %d MiB (%.1f s)%n",
+        name,
+        READERS,
+        SIZE >> 20,
+        STOPS,
+        peak[0] >> 20,
+        peak[1] >> 20,
+        (System.nanoTime() - start) / 1e9);
   }
 }
