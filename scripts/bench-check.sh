@@ -21,9 +21,9 @@ run() {
     exit 1
   fi
 }
-# whole-file scans warm up in seconds; a random read's stack (S3A's and the cache's) needs ~25 s
+# whole-file scans warm up in seconds; a random read's stack (S3A's and the cache's) needs ~30 s
 run readpath-seq ReadPathBenchmark -p pattern=seq -f 1 -wi 2 -w 3s -i 3 -r 3s
 run readpath-rand ReadPathBenchmark -p pattern=rand64k \
-  -p impl=local,s3a,dtap-cold,dtap-warm,dtap-disk,cnode-disk -f 1 -wi 2 -w 12s -i 3 -r 2s
+  -p impl=local,s3a,dtap-cold,dtap-warm,dtap-disk,cnode-disk -f 1 -wi 2 -w 15s -i 3 -r 2s
 run cnode 'CacheNodeBenchmark\.(fourProcessesReadOneColdObject|peerRead)' -f 1 -wi 1 -i 2
 python3 scripts/bench-check.py "$out/readpath-seq.json" "$out/readpath-rand.json" "$out/cnode.json"

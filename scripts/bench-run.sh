@@ -32,7 +32,7 @@ for name in "${names[@]}"; do
   {
     echo "command: $cmd"
     echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
-    echo "code: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with local changes)')"
+    echo "code: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs/bench' || echo ' (with local changes)')"
     echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(java -version 2>&1 | head -1)"
   } > "$out/$name.txt"
 done
