@@ -13,13 +13,7 @@ the target is reported as not met, and a regression of the cache's own cost stil
 import json
 import sys
 
-TARGETS = [  # (numerator impl, denominator impl, target), throughput ratios per pattern
-    ("dtap-disk", "local", 0.90),
-    ("cnode-disk", "local", 0.85),
-    ("dtap-warm", "local", 1.30),
-    ("dtap-cold", "s3a", 0.90),
-]
-COLD_FLOOR = ("s3a-keep", "s3a")
+from readpath_targets import COLD_FLOOR, TARGETS
 
 
 def load(paths):

@@ -11,18 +11,14 @@ import os
 import re
 import sys
 
+from readpath_targets import COLD_FLOOR, TARGETS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "benchmarks.md")
 BEGIN, END = "<!-- readpath-summary:begin -->", "<!-- readpath-summary:end -->"
 IMPLS = ["local", "s3a", "s3a-keep", "dtap-cold", "dtap-warm", "dtap-disk", "cnode-disk"]
-RATIOS = [  # (numerator, denominator, target or None for the floor)
-    ("dtap-disk", "local", 0.90),
-    ("cnode-disk", "local", 0.85),
-    ("dtap-warm", "local", 1.30),
-    ("dtap-cold", "s3a", 0.90),
-    ("s3a-keep", "s3a", None),
-    ("dtap-cold", "s3a-keep", None),
-]
+# the targets, then where the floor of a first scan stands (None: not a target)
+RATIOS = TARGETS + [COLD_FLOOR + (None,), ("dtap-cold", COLD_FLOOR[0], None)]
 
 
 def main(argv):

@@ -21,6 +21,24 @@ public final class CacheAdmin {
   }
 
   /**
+   * The heap budgets of every open cache of this JVM, as parsed from its settings (defaults scaled
+   * to the JVM's heap included), for benchmarks that measure the heap against them.
+   *
+   * @return one line per open cache: memory tier, read-ahead and write queue, in MiB
+   */
+  public static String heapBudgets() {
+    StringBuilder b = new StringBuilder();
+    for (PageStore s : PageStore.openStores()) {
+      CacheConfig c = s.config();
+      b.append(
+          String.format(
+              "memory tier %d MiB, prefetch %d MiB, write queue %d MiB%n",
+              c.memoryBytes() >> 20, c.prefetchMemory() >> 20, c.writeMemory() >> 20));
+    }
+    return b.toString();
+  }
+
+  /**
    * Empties every open cache of this JVM: memory, and the pages on disk (including those other JVMs
    * wrote to the same directories).
    *
