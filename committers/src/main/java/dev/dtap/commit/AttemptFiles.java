@@ -41,6 +41,14 @@ final class AttemptFiles {
   }
 
   /**
+   * @param attemptKey the attempt
+   * @return whether this JVM holds a stream of the attempt, open or closed, not yet committed
+   */
+  synchronized boolean holds(String attemptKey) {
+    return attempts.containsKey(attemptKey);
+  }
+
+  /**
    * Records a closed stream.
    *
    * @param attemptKey the attempt

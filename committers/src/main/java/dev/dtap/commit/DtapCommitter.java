@@ -205,10 +205,18 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     return null;
   }
 
+  /**
+   * Whether the attempt has output to commit. MapReduce asks every task, the map tasks of a job
+   * with reducers included, and a task that answers yes waits for the application master's leave to
+   * commit, which it polls once a second: an attempt that wrote nothing answers no, as Hadoop's
+   * file committer does, and leaves no record (job commit reads the records there are).
+   *
+   * @param context the task attempt
+   * @return true if the attempt wrote output, or may have
+   * @throws IOException if the store cannot be asked
+   */
   @Override
-  public boolean needsTaskCommit(TaskAttemptContext context) {
-    return true;
-  }
+  public abstract boolean needsTaskCommit(TaskAttemptContext context) throws IOException;
 
   /**
    * Writes the task's record, making its files part of the job's output at job commit.

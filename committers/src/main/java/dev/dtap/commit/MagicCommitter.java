@@ -46,6 +46,19 @@ final class MagicCommitter extends DtapCommitter {
     enterTask(context);
   }
 
+  /**
+   * Yes when this filesystem holds a stream of the attempt; otherwise the attempt's journal
+   * answers, with one listing: files written through another instance or process, or a commit
+   * already made, which {@link #commitTask} tells apart.
+   */
+  @Override
+  public boolean needsTaskCommit(TaskAttemptContext context) throws IOException {
+    if (ctx.tap.attempts().holds(attemptKey(context))) {
+      return true;
+    }
+    return ctx.store().list(ctx.layout.journalDir(attemptId(context))).hasNext();
+  }
+
   @Override
   public void commitTask(TaskAttemptContext context) throws IOException {
     enterTask(context);

@@ -74,6 +74,12 @@ final class StagingCommitter extends DtapCommitter {
     }
   }
 
+  /** Yes when the attempt left a file in its local directory; a committed attempt has none. */
+  @Override
+  public boolean needsTaskCommit(TaskAttemptContext context) throws IOException {
+    return localDir != null && !localFiles().isEmpty();
+  }
+
   private void uploadAndRecord(TaskAttemptContext context) throws IOException {
     List<java.nio.file.Path> local = localFiles();
     // a commit deletes the attempt's files last: none left may be a repeated commit

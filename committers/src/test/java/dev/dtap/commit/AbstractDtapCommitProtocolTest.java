@@ -73,6 +73,27 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
   }
 
   @Test
+  void onlyAnAttemptThatWroteAsksToCommit() throws Exception {
+    // MapReduce asks every task, a map of a job with reducers too; a yes costs the task a wait for
+    // the application master's leave to commit, polled once a second
+    Job job = newJob();
+    job.setup();
+    TaskAttemptContext idle = job.task(0, 0);
+    job.committer(idle).setupTask(idle);
+    assertThat(job.committer(idle).needsTaskCommit(idle))
+        .as("an attempt that wrote nothing")
+        .isFalse();
+    TaskAttemptContext wrote = job.task(1, 0);
+    String name = job.write(wrote, "written");
+    assertThat(job.committer(wrote).needsTaskCommit(wrote)).as("an attempt that wrote").isTrue();
+    job.commitTask(idle);
+    job.commitTask(wrote);
+    job.commit();
+    assertThat(output(dest)).containsOnly(java.util.Map.entry(name, "written\n"));
+    assertSuccessMarker(job, 1);
+  }
+
+  @Test
   void concurrentAttemptCommitsMakeExactlyOneVisible() throws Exception {
     Job job = newJob();
     job.setup();

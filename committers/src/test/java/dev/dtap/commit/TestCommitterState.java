@@ -106,6 +106,9 @@ class TestCommitterState {
       write(writer, file, "first");
       write(writer, file, "second"); // the later upload of a file wins
     }
+    assertThat(c.needsTaskCommit(ctx))
+        .as("an attempt that wrote through another instance")
+        .isTrue();
     c.commitTask(ctx);
     PathOutputCommitterFactory.createCommitter(dest, ctx).commitJob(jobContext);
     try (FileSystem fs = FileSystem.newInstance(URI.create("dtap://commit/"), conf)) {
@@ -126,6 +129,7 @@ class TestCommitterState {
     try (FileSystem writer = FileSystem.newInstance(URI.create("dtap://commit/"), conf)) {
       write(writer, new Path(c.getWorkPath(), "part-0"), "x");
     }
+    assertThat(c.needsTaskCommit(ctx)).as("so that its commit says what is wrong").isTrue();
     assertThatThrownBy(() -> c.commitTask(ctx))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("another process, or through another dtap filesystem instance");
