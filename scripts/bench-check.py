@@ -13,7 +13,7 @@ the target is reported as not met, and a regression of the cache's own cost stil
 import json
 import sys
 
-from readpath_targets import COLD_FLOOR, TARGETS
+from readpath_targets import COLD_FLOOR, LOOPBACK, REMOTE_STORE, REMOTE_TARGETS, TARGETS
 
 
 def load(paths):
@@ -22,7 +22,8 @@ def load(paths):
         with open(path) as f:
             for e in json.load(f):
                 p = e.get("params") or {}
-                by[(p.get("impl"), p.get("pattern"))] = e["primaryMetric"]["score"]
+                key = (p.get("impl"), p.get("pattern"), p.get("store", LOOPBACK))
+                by[key] = e["primaryMetric"]["score"]
     return by
 
 
@@ -43,8 +44,8 @@ def main(argv):
     rp = load(argv[1:-1])
     rows, failed = [], []
 
-    def ratio(num, den, pattern):
-        a, b = rp.get((num, pattern)), rp.get((den, pattern))
+    def ratio(num, den, pattern, store=LOOPBACK):
+        a, b = rp.get((num, pattern, store)), rp.get((den, pattern, store))
         return None if a is None or not b else a / b
 
     for pattern in ("seq", "rand64k"):
@@ -72,6 +73,17 @@ def main(argv):
         if floor is not None and pattern == "seq":
             rows.append((f"{COLD_FLOOR[0]} / {COLD_FLOOR[1]} {pattern}", f"{floor:.2f}x",
                          "(the floor)", ""))
+        for num, den, target in REMOTE_TARGETS:
+            name = f"{num} / {den} {pattern} behind the proxy ({REMOTE_STORE})"
+            r = ratio(num, den, pattern, REMOTE_STORE)
+            if r is None:
+                rows.append((name, "missing", f">= {target:.2f}x", "FAIL"))
+                failed.append(f"{name}: not measured")
+                continue
+            status = "ok" if r >= target else "FAIL"
+            if status == "FAIL":
+                failed.append(f"{name}: {r:.2f}x < {target:.2f}x")
+            rows.append((name, f"{r:.2f}x", f">= {target:.2f}x", status))
     for name, r in store_bytes(argv[-1]):
         # four processes: each byte from the store once (its framing aside); a peer's read: none
         target = 1.02 if name.startswith("four") else 0.01

@@ -3,10 +3,12 @@ package dev.dtap.bench;
 import dev.dtap.cache.CacheAdmin;
 import dev.dtap.it.fixtures.CnodeProcess;
 import dev.dtap.it.fixtures.MinioFixture;
+import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -55,7 +57,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
  *       a process of its own, short-circuit descriptors on, the client's memory tier off);
  *   <li>{@code pattern}: {@code seq} (one op reads the whole file with a 1 MiB buffer, read policy
  *       {@code sequential}) or {@code rand64k} (one op is one 64 KiB positioned read at a seeded
- *       random offset, read policy {@code random}).
+ *       random offset, read policy {@code random});
+ *   <li>{@code store}: {@code loopback} (MinIO on this host, the default) or {@code
+ *       LATENCYms/MBITS} (the same store behind the shaping proxy that models a remote one: each
+ *       request waits the latency, all connections share one link of that bandwidth), e.g. {@code
+ *       -p store=2ms/1000}; not a comma, at which JMH splits a parameter's values.
  * </ul>
  *
  * Compare the impls of one run, per pattern.
@@ -84,11 +90,17 @@ public class ReadPathBenchmark {
   @Param({"seq", "rand64k"})
   public String pattern;
 
+  @Param({LOOPBACK})
+  public String store;
+
+  static final String LOOPBACK = "loopback";
+
   private File scratch;
   private FileSystem fs;
   private Path path;
   private FSDataInputStream random;
   private CnodeProcess service;
+  private ShapingProxy proxy;
   private ExecutorService keeper;
   private final List<Future<?>> keeping = new ArrayList<>();
   private File keepDir;
@@ -114,8 +126,10 @@ public class ReadPathBenchmark {
       minio
           .client()
           .putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
+      String endpoint = storeEndpoint(minio.endpoint());
       if (impl.startsWith("s3a")) {
         minio.configureS3a(conf);
+        conf.set("fs.s3a.endpoint", endpoint);
         conf.setBoolean("fs.s3a.impl.disable.cache", true);
         fs = FileSystem.newInstance(URI.create("s3a://" + bucket + "/"), conf);
         path = new Path("s3a://" + bucket + "/bench/data.bin");
@@ -126,6 +140,7 @@ public class ReadPathBenchmark {
         }
       } else {
         minio.addTap(conf, "bench", bucket, "bench");
+        conf.set("fs.dtap.tap.bench.conf.fs.s3a.endpoint", endpoint);
         conf.setBoolean("fs.dtap.impl.disable.cache", true);
         conf.set("fs.dtap.tap.bench.cache", "true");
         conf.set("fs.dtap.cache.dirs", new File(scratch, "cache").getAbsolutePath());
@@ -148,6 +163,21 @@ public class ReadPathBenchmark {
     if (pattern.equals("rand64k")) {
       random = open("random");
     }
+  }
+
+  /** The endpoint the clients use: the store's own, or a shaping proxy's in front of it. */
+  private String storeEndpoint(URI minio) throws IOException {
+    if (store.equals(LOOPBACK)) {
+      return minio.toString();
+    }
+    String[] parts = store.split("/");
+    if (parts.length != 2 || !parts[0].endsWith("ms")) {
+      throw new IllegalArgumentException(
+          "store is " + LOOPBACK + " or LATENCYms/MBITS (e.g. 2ms/1000), not " + store);
+    }
+    Duration latency = Duration.ofMillis(Long.parseLong(parts[0].replace("ms", "").trim()));
+    proxy = ShapingProxy.start(minio, latency, Long.parseLong(parts[1].trim()) * 1_000_000L);
+    return proxy.endpoint().toString();
   }
 
   private long backendBytes() {
@@ -230,6 +260,9 @@ public class ReadPathBenchmark {
     }
     if (service != null) {
       service.close();
+    }
+    if (proxy != null) {
+      proxy.close();
     }
     BenchmarkSupport.deleteTree(scratch);
   }
