@@ -36,9 +36,8 @@ final class CachingInputStream extends PageReads
   private final Admission admission;
   private final FileIdentity id;
   private final CacheCounters counters;
-  private final PageOwners owners;
-  private final BackendSource source;
   private final DemandStream demand;
+  private final PageMisses misses;
   private final PageFetch fetch;
   private final Readahead readahead;
   private final boolean randomHint;
@@ -86,17 +85,16 @@ final class CachingInputStream extends PageReads
     this.store = store;
     this.admission = store.admission();
     this.id = id;
-    this.source = source;
     this.demand = new DemandStream(source, store.background()::execute, this::closedError);
     this.counters = new CacheCounters(tapCounters, null);
-    this.owners = owners;
+    this.misses = new PageMisses(store, id, source, demand, counters, owners);
     ReadPolicy policy = ReadPolicy.parse(readPolicy);
     this.randomHint = policy == ReadPolicy.RANDOM;
     this.sequentialHint = policy == ReadPolicy.SEQUENTIAL;
     this.prefetchPages = store.config().prefetchPages();
     this.description = description;
     this.fetch = new PageFetch(store, id, demand, counters, description);
-    this.readahead = new Readahead(store.background(), this::loadAhead, counters);
+    this.readahead = new Readahead(store.background(), misses::loadAhead, counters);
     admission.streamOpened(id);
   }
 
@@ -109,48 +107,6 @@ final class CachingInputStream extends PageReads
   /** The error of a read the stream or its cache can no longer serve because it was closed. */
   IOException closedError() {
     return new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + description);
-  }
-
-  private String ownerOf(long index) {
-    return owners.ownerOf(index * pageSize);
-  }
-
-  /** Reads a whole page from the backend on the caller's stream. */
-  private byte[] loadPage(long index) throws IOException {
-    byte[] page = new byte[pageLength(index)];
-    demand.readFully(index * pageSize, page, 0, page.length);
-    return page;
-  }
-
-  /** Loads a page a sequential reader meets: its own reads' or its read-ahead's. */
-  private byte[] loadAhead(long index) throws IOException {
-    return loadThroughStore(index, admission.isLoneScan(id));
-  }
-
-  /**
-   * @param scan whether a lone sequential reader wants the page: one the backend sends then goes to
-   *     the host only ({@link PageStore#loadForScan})
-   */
-  private byte[] loadThroughStore(long index, boolean scan) throws IOException {
-    PageStore.Loader loader =
-        store.host().shared() || isHole(index)
-            ? () -> source.readRange(index * pageSize, pageLength(index))
-            : () -> loadPage(index);
-    PageKey key = id.page(index);
-    return scan
-        ? store.loadForScan(key, ownerOf(index), loader, counters)
-        : store.load(key, ownerOf(index), loader, counters);
-  }
-
-  /**
-   * Whether a missing page lies before one the cache holds. Read through the reader's backend
-   * stream, S3A's analytics stream widens such a read by a prefetch of its own into pages the cache
-   * already has: a repeated TeraSort whose first run had dropped 5 MB of page writes read 79 MB
-   * from the store. A hole is read as one exact range instead.
-   */
-  private boolean isHole(long index) {
-    long next = index + 1;
-    return next * pageSize < length && store.isCached(id.page(next));
   }
 
   @Override
@@ -201,41 +157,37 @@ final class CachingInputStream extends PageReads
       }
     }
     if (index == passIndex) {
-      return passThrough(position, buf, off, n, scan);
+      return misses.passThrough(position, buf, off, n, scan);
     }
     if (sequential || !randomHint || n == pageLen) {
       byte[] page = store.get(key, counters);
-      if (page == null && firstTouch(key, !sequential && randomHint)) {
+      if (page == null && misses.firstTouch(key, !sequential && randomHint)) {
         counters.miss();
         if (scan && store.host().shared()) {
-          // the whole page as one exact range, held for the scan's next reads, not kept
-          byte[] uncached = source.readRange(index * pageSize, pageLen);
-          counters.backend(pageLen);
-          return usePage(uncached, index, inPage, buf, off, n, true);
+          // held for the scan's next reads, not kept
+          return usePage(misses.uncachedPage(index), index, inPage, buf, off, n, true);
         }
         if (!positioned) {
           passIndex = sequential ? index : -1;
         }
-        return passThrough(position, buf, off, n, scan);
+        return misses.passThrough(position, buf, off, n, scan);
       }
       if (page == null) {
-        page = sequential ? loadAhead(index) : loadThroughStore(index, false);
+        page = sequential ? misses.loadAhead(index) : misses.loadThroughStore(index, false);
       }
       return usePage(page, index, inPage, buf, off, n, sequential);
     }
     if (store.read(key, inPage, buf, off, n, counters) == n) {
       return n;
     }
-    if (firstTouch(key, true)) {
+    if (misses.firstTouch(key, true)) {
       counters.miss();
-      return passThrough(position, buf, off, firstTouchSpan(index, n, len), false);
+      return misses.passThrough(position, buf, off, misses.firstTouchSpan(index, n, len), false);
     }
     // random, cold and met before: only what was asked, now; the page in the background
     counters.miss();
-    passThrough(position, buf, off, n, false);
-    long pageOffset = index * pageSize;
-    store.loadInBackground(
-        key, ownerOf(index), () -> source.readRange(pageOffset, pageLen), pageLen, counters);
+    misses.passThrough(position, buf, off, n, false);
+    misses.fillInBackground(index);
     return n;
   }
 
@@ -246,57 +198,6 @@ final class CachingInputStream extends PageReads
       current = new HeldPage(index, page);
       prefetchAfter(index);
     }
-    return n;
-  }
-
-  /**
-   * Admission of a page this stream meets in the store's absence: true when it should stream
-   * through uncached and only be remembered (see {@link Admission}).
-   */
-  private boolean firstTouch(PageKey key, boolean random) {
-    return admission.isLoneScan(id)
-        && !store.isLoading(key)
-        && !admission.admitScannedPage(key, random);
-  }
-
-  /**
-   * How far a random read that streams through may go in one backend request: on through the
-   * following pages it spans while they too are neither cached nor met before, so that a read
-   * crossing a page boundary costs one ranged read, not two.
-   */
-  private int firstTouchSpan(long index, int n, int len) {
-    int span = n;
-    for (long next = index + 1; span < len && next * pageSize < length; next++) {
-      PageKey key = id.page(next);
-      if (store.isCachedOrLoading(key) || !firstTouch(key, true)) {
-        break;
-      }
-      counters.miss();
-      span += Math.min(len - span, pageLength(next));
-    }
-    return span;
-  }
-
-  /**
-   * Reads bytes of a page that is not cached straight from the backend stream: a scan's reads
-   * continue the backend's sequential read; a random or positioned read is one positioned read of
-   * exactly its range, which HDFS serves without a block reader to the block's end.
-   *
-   * <p>On a host whose pages are shared by its JVMs, every such read is one exact range of its own
-   * instead: the other JVMs fill the pages around this one, so a pass through the backend breaks at
-   * every page they have, and an open-ended request (an S3 GET to the object's end) sends bytes
-   * nobody reads before it is aborted.
-   */
-  private int passThrough(long position, byte[] buf, int off, int n, boolean scan)
-      throws IOException {
-    if (store.host().shared()) {
-      System.arraycopy(source.readRange(position, n), 0, buf, off, n);
-    } else if (scan) {
-      demand.readOn(position, buf, off, n);
-    } else {
-      demand.readFully(position, buf, off, n);
-    }
-    counters.backend(n);
     return n;
   }
 
@@ -394,7 +295,7 @@ final class CachingInputStream extends PageReads
    */
   byte[] page(long index) throws IOException {
     byte[] page = store.get(id.page(index), counters);
-    return page != null ? page : loadThroughStore(index, false);
+    return page != null ? page : misses.loadThroughStore(index, false);
   }
 
   /** Runs work that may wait for another reader's load, off the thread that calls it. */
@@ -414,7 +315,7 @@ final class CachingInputStream extends PageReads
    * reader should let it stream through uncached (the meeting is remembered).
    */
   boolean admitsLanding(long index) {
-    return !firstTouch(id.page(index), false);
+    return !misses.firstTouch(id.page(index), false);
   }
 
   @Override
