@@ -23,24 +23,33 @@ run() {
 }
 # Whole-file scans warm up in seconds. A first scan runs at 5-7 files a second here, so 3 x 3 s held
 # about 15 of them and read +-15 % from run to run, as much as the margin to its bound: the cold
-# cases measure 4 x 6 s. A random read's stack (S3A's and the cache's) needs ~30 s of warm-up cold,
-# a few seconds warm; a cold random read's rate still differs by up to 20 % from one JVM to the
-# next (2026-12-07: dtap-cold / s3a 0.79x-1.00x over six forks), so that pair runs two forks each.
-# Behind the shaping proxy the link bounds both and a scan takes ~5 s. The cache service's cases
-# count bytes, not time: one shot each.
-run readpath-seq ReadPathBenchmark -p pattern=seq -p impl=local,dtap-warm,dtap-disk,cnode-disk \
-  -f 1 -wi 1 -w 3s -i 3 -r 3s
-run readpath-cold ReadPathBenchmark -p pattern=seq -p impl=s3a,s3a-keep,dtap-cold \
-  -f 1 -wi 2 -w 3s -i 4 -r 6s
-run readpath-rand-cold ReadPathBenchmark -p pattern=rand64k -p impl=s3a,dtap-cold \
-  -f 2 -wi 2 -w 12s -i 3 -r 2s
-run readpath-rand ReadPathBenchmark -p pattern=rand64k -p impl=local,dtap-warm,dtap-disk,cnode-disk \
-  -f 1 -wi 2 -w 5s -i 3 -r 2s
+# cases measure 4 x 6 s. A warm random read needs a few seconds of warm-up. A cold random read's
+# rate differs by up to 20 % from one JMH fork to the next (the JIT's work on S3A's and the SDK's
+# stack: dtap-cold / s3a read 0.79x-1.00x over six forks on 2026-12-07), so that pair is read side
+# by side in one JVM instead (ColdReadPairBench). Behind the shaping proxy a scan takes ~5 s. The
+# cache service's cases count bytes, not time: one shot each.
 remote=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import readpath_targets as t
 print(t.REMOTE_STORE)')
+run readpath-seq ReadPathBenchmark -p pattern=seq -p impl=local,dtap-warm,dtap-disk,cnode-disk \
+  -f 1 -wi 2 -w 3s -i 3 -r 3s
+run readpath-cold ReadPathBenchmark -p pattern=seq -p impl=s3a,s3a-keep,dtap-cold \
+  -f 1 -wi 2 -w 3s -i 4 -r 6s
+run readpath-rand ReadPathBenchmark -p pattern=rand64k -p impl=local,dtap-warm,dtap-disk,cnode-disk \
+  -f 1 -wi 2 -w 5s -i 3 -r 2s
 run readpath-proxy-seq ReadPathBenchmark -p store="$remote" -p impl=s3a,dtap-cold -p pattern=seq \
-  -f 1 -wi 1 -w 10s -i 2 -r 12s
-run readpath-proxy-rand ReadPathBenchmark -p store="$remote" -p impl=s3a,dtap-cold \
-  -p pattern=rand64k -f 1 -wi 1 -w 5s -i 2 -r 3s
+  -f 1 -wi 1 -w 10s -i 3 -r 10s
+pair() {
+  local name=$1
+  shift
+  echo ">> java -cp $jar dev.dtap.bench.ColdReadPairBench $* $out/$name.json" >&2
+  if ! java -cp "$jar" dev.dtap.bench.ColdReadPairBench "$@" "$out/$name.json" \
+      > "$out/$name.log" 2>&1; then
+    echo "bench-check: $name failed; see $out/$name.log" >&2
+    exit 1
+  fi
+}
+pair readpath-rand-cold loopback
+pair readpath-proxy-rand "$remote"
 run cnode 'CacheNodeBenchmark\.(fourProcessesReadOneColdObject|peerRead)' -f 1 -wi 0 -i 1
-python3 scripts/bench-check.py "$out"/readpath-{seq,cold,rand-cold,rand,proxy-seq,proxy-rand}.json "$out/cnode.json"
+python3 scripts/bench-check.py "$out"/readpath-{seq,cold,rand,proxy-seq}.json \
+  "$out"/readpath-{rand-cold,proxy-rand}.json "$out/cnode.json"

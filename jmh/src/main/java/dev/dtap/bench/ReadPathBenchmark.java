@@ -167,8 +167,20 @@ public class ReadPathBenchmark {
 
   /** The endpoint the clients use: the store's own, or a shaping proxy's in front of it. */
   private String storeEndpoint(URI minio) throws IOException {
+    proxy = proxyFor(store, minio);
+    return proxy == null ? minio.toString() : proxy.endpoint().toString();
+  }
+
+  /**
+   * @param store {@link #LOOPBACK} or {@code LATENCYms/MBITS}
+   * @param minio the store's endpoint
+   * @return a shaping proxy in front of the store as {@code store} says, or null for loopback
+   * @throws IOException if the proxy cannot listen
+   * @throws IllegalArgumentException if {@code store} is neither
+   */
+  static ShapingProxy proxyFor(String store, URI minio) throws IOException {
     if (store.equals(LOOPBACK)) {
-      return minio.toString();
+      return null;
     }
     String[] parts = store.split("/");
     if (parts.length != 2 || !parts[0].endsWith("ms")) {
@@ -176,8 +188,7 @@ public class ReadPathBenchmark {
           "store is " + LOOPBACK + " or LATENCYms/MBITS (e.g. 2ms/1000), not " + store);
     }
     Duration latency = Duration.ofMillis(Long.parseLong(parts[0].replace("ms", "").trim()));
-    proxy = ShapingProxy.start(minio, latency, Long.parseLong(parts[1].trim()) * 1_000_000L);
-    return proxy.endpoint().toString();
+    return ShapingProxy.start(minio, latency, Long.parseLong(parts[1].trim()) * 1_000_000L);
   }
 
   private long backendBytes() {

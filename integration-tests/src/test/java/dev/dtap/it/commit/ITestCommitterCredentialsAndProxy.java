@@ -8,7 +8,6 @@ import dev.dtap.it.fixtures.MinioFixture;
 import java.io.File;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +25,7 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.security.alias.CredentialProvider;
 import org.apache.hadoop.security.alias.CredentialProviderFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -111,11 +111,11 @@ class ITestCommitterCredentialsAndProxy {
 
   @ParameterizedTest(name = "transport {0}")
   @ValueSource(strings = {"auto", "s3a"})
-  void aSecretInAHadoopCredentialProvider(String transport) throws Exception {
+  void aSecretInAHadoopCredentialProvider(String transport, @TempDir File dir) throws Exception {
     MinioFixture minio = MinioFixture.get();
     String tap = "jceks" + (++taps);
     Configuration conf = tap(minio, tap, transport);
-    File dir = Files.createTempDirectory("dtap-jceks").toFile();
+    // a directory JUnit deletes: the keystore holds the store's secret
     String providerPath = "localjceks://file" + new File(dir, "creds.jceks").getAbsolutePath();
     Configuration store = new Configuration(false);
     store.set(CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH, providerPath);
