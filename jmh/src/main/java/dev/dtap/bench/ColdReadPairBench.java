@@ -95,8 +95,9 @@ public final class ColdReadPairBench {
     String json =
         String.format(
             java.util.Locale.ROOT,
-            "{\"store\": \"%s\", \"s3a_reads_per_second\": %.1f, \"dtap_cold_reads_per_second\": %.1f,"
-                + " \"median_round_ratio\": %.4f, \"round_ratios\": %s}%n",
+            "{\"store\": \"%s\", \"s3a_reads_per_second\": %.1f,"
+                + " \"dtap_cold_reads_per_second\": %.1f, \"median_round_ratio\": %.4f,"
+                + " \"round_ratios\": %s}%n",
             store,
             s3aRate,
             dtapRate,
