@@ -12,14 +12,21 @@ jar=jmh/target/benchmarks.jar
 [ -f "$jar" ] || ./mvnw -B -q -pl jmh -am package -DskipTests
 out=target/bench-check
 mkdir -p "$out"
-run() {
+# NAME COMMAND...: runs a benchmark's JVM, its output in $out/NAME.log; stops the guard on failure
+attempt() {
   local name=$1
   shift
-  echo ">> java -jar $jar $* -rf json -rff $out/$name.json" >&2
-  if ! java -jar "$jar" "$@" -rf json -rff "$out/$name.json" > "$out/$name.log" 2>&1; then
+  echo ">> $*" >&2
+  if ! "$@" > "$out/$name.log" 2>&1; then
     echo "bench-check: $name failed; see $out/$name.log" >&2
     exit 1
   fi
+}
+# NAME JMH_ARGS...: a JMH run, its JSON in $out/NAME.json
+run() {
+  local name=$1
+  shift
+  attempt "$name" java -jar "$jar" "$@" -rf json -rff "$out/$name.json"
 }
 # Whole-file scans warm up in seconds. A first scan runs at 5-7 files a second here, so 3 x 3 s held
 # about 15 of them and read +-15 % from run to run, as much as the margin to its bound: the cold
@@ -38,15 +45,9 @@ run readpath-rand ReadPathBenchmark -p pattern=rand64k -p impl=local,dtap-warm,d
   -f 1 -wi 2 -w 5s -i 3 -r 2s
 run readpath-proxy-seq ReadPathBenchmark -p store="$remote" -p impl=s3a,dtap-cold -p pattern=seq \
   -f 1 -wi 1 -w 10s -i 3 -r 10s
+# NAME STORE: ColdReadPairBench, its JSON in $out/NAME.json
 pair() {
-  local name=$1
-  shift
-  echo ">> java -cp $jar dev.dtap.bench.ColdReadPairBench $* $out/$name.json" >&2
-  if ! java -cp "$jar" dev.dtap.bench.ColdReadPairBench "$@" "$out/$name.json" \
-      > "$out/$name.log" 2>&1; then
-    echo "bench-check: $name failed; see $out/$name.log" >&2
-    exit 1
-  fi
+  attempt "$1" java -cp "$jar" dev.dtap.bench.ColdReadPairBench "$2" "$out/$1.json"
 }
 pair readpath-rand-cold loopback
 pair readpath-proxy-rand "$remote"

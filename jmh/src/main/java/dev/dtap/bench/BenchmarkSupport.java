@@ -8,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -49,6 +50,43 @@ public final class BenchmarkSupport {
       throw new IOException("Cannot create " + base);
     }
     return Files.createTempDirectory(base.toPath(), prefix).toFile().getCanonicalFile();
+  }
+
+  /**
+   * Points a configuration's S3A at a MinIO, through another endpoint (a shaping proxy's) when
+   * given, with S3A's filesystem cache off so that each benchmark gets its own client.
+   *
+   * @param conf the configuration to change
+   * @param minio the store
+   * @param endpoint the endpoint the client uses
+   * @return the configuration
+   */
+  public static Configuration s3a(Configuration conf, MinioFixture minio, String endpoint) {
+    minio.configureS3a(conf);
+    conf.set("fs.s3a.endpoint", endpoint);
+    conf.setBoolean("fs.s3a.impl.disable.cache", true);
+    return conf;
+  }
+
+  /**
+   * Adds the cached tap {@code dtap://bench/} over {@code s3a://bucket/bench}, reached through the
+   * given endpoint, its pages under {@code cacheDir}; dtap's filesystem cache off.
+   *
+   * @param conf the configuration to change
+   * @param minio the store
+   * @param bucket the bucket
+   * @param endpoint the endpoint the tap's S3A uses
+   * @param cacheDir the cache's directory
+   * @return the configuration
+   */
+  public static Configuration cachedBenchTap(
+      Configuration conf, MinioFixture minio, String bucket, String endpoint, File cacheDir) {
+    minio.addTap(conf, "bench", bucket, "bench");
+    conf.set("fs.dtap.tap.bench.conf.fs.s3a.endpoint", endpoint);
+    conf.setBoolean("fs.dtap.impl.disable.cache", true);
+    conf.set("fs.dtap.tap.bench.cache", "true");
+    conf.set("fs.dtap.cache.dirs", cacheDir.getAbsolutePath());
+    return conf;
   }
 
   /**

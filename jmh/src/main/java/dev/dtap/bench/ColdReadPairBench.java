@@ -24,8 +24,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * dtap-cold}, measured side by side. Each JMH case is a JVM of its own, and a cold random read's
  * rate differs by up to 20 % from one JVM to the next (the JIT's work on S3A's and the SDK's stack,
  * which both cases run); here both run on one compiled stack, so the ratio's spread is the store's,
- * not the compiler's. The cache is emptied before every dtap read, untimed, as in {@code
- * dtap-cold}.
+ * not the compiler's. The cache is emptied before every read of either, untimed, as {@code
+ * dtap-cold} empties it before each op. The result is the median of the rounds' ratios.
  *
  * <pre>java -cp jmh/target/benchmarks.jar dev.dtap.bench.ColdReadPairBench [STORE] [JSON]</pre>
  *
@@ -55,16 +55,10 @@ public final class ColdReadPairBench {
         .putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
     ShapingProxy proxy = ReadPathBenchmark.proxyFor(store, minio.endpoint());
     String endpoint = proxy == null ? minio.endpoint().toString() : proxy.endpoint().toString();
-    Configuration s3aConf = new Configuration();
-    minio.configureS3a(s3aConf);
-    s3aConf.set("fs.s3a.endpoint", endpoint);
-    s3aConf.setBoolean("fs.s3a.impl.disable.cache", true);
-    Configuration tapConf = new Configuration();
-    minio.addTap(tapConf, "bench", bucket, "bench");
-    tapConf.set("fs.dtap.tap.bench.conf.fs.s3a.endpoint", endpoint);
-    tapConf.setBoolean("fs.dtap.impl.disable.cache", true);
-    tapConf.set("fs.dtap.tap.bench.cache", "true");
-    tapConf.set("fs.dtap.cache.dirs", new File(scratch, "cache").getAbsolutePath());
+    Configuration s3aConf = BenchmarkSupport.s3a(new Configuration(), minio, endpoint);
+    Configuration tapConf =
+        BenchmarkSupport.cachedBenchTap(
+            new Configuration(), minio, bucket, endpoint, new File(scratch, "cache"));
     double[] ratios = new double[ROUNDS];
     double s3aRate = 0;
     double dtapRate = 0;

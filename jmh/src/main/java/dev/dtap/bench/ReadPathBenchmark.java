@@ -128,9 +128,7 @@ public class ReadPathBenchmark {
           .putObject(b -> b.bucket(bucket).key("bench/data.bin"), RequestBody.fromBytes(data));
       String endpoint = storeEndpoint(minio.endpoint());
       if (impl.startsWith("s3a")) {
-        minio.configureS3a(conf);
-        conf.set("fs.s3a.endpoint", endpoint);
-        conf.setBoolean("fs.s3a.impl.disable.cache", true);
+        BenchmarkSupport.s3a(conf, minio, endpoint);
         fs = FileSystem.newInstance(URI.create("s3a://" + bucket + "/"), conf);
         path = new Path("s3a://" + bucket + "/bench/data.bin");
         if (impl.equals("s3a-keep")) {
@@ -139,11 +137,7 @@ public class ReadPathBenchmark {
           Files.createDirectories(keepDir.toPath());
         }
       } else {
-        minio.addTap(conf, "bench", bucket, "bench");
-        conf.set("fs.dtap.tap.bench.conf.fs.s3a.endpoint", endpoint);
-        conf.setBoolean("fs.dtap.impl.disable.cache", true);
-        conf.set("fs.dtap.tap.bench.cache", "true");
-        conf.set("fs.dtap.cache.dirs", new File(scratch, "cache").getAbsolutePath());
+        BenchmarkSupport.cachedBenchTap(conf, minio, bucket, endpoint, new File(scratch, "cache"));
         if (impl.endsWith("-disk")) {
           conf.set("fs.dtap.cache.memory.size", "0");
         }
