@@ -4,12 +4,14 @@ import dev.dtap.commit.store.StoreOptions;
 import dev.dtap.fs.config.ConfigReader;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.io.File;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The committers' settings, parsed and validated once per committer. Immutable and thread-safe. */
 final class CommitterConfig {
-  /** An earlier release's key, refused so that a setting never goes silently unused. */
-  static final String REMOVED_PART_TRANSPORT = "fs.dtap.committer.part.transport";
+  private static final Logger LOG = LoggerFactory.getLogger(CommitterConfig.class);
 
   /** The output layout of the staging committer. */
   enum Layout {
@@ -90,18 +92,12 @@ final class CommitterConfig {
               + CommitterKeys.UUID.name()
               + ": use 1-128 letters, digits, '.', '_' or '-'");
     }
-    if (conf.get(REMOVED_PART_TRANSPORT) != null) {
-      throw new InvalidConfigurationException(
-          REMOVED_PART_TRANSPORT
-              + " is gone: set "
-              + CommitterKeys.TRANSPORT.name()
-              + " (auto, http or s3a)");
+    for (Map.Entry<String, String> old : CommitterKeys.obsolete().entrySet()) {
+      if (conf.get(old.getKey()) != null) {
+        LOG.warn("{} is obsolete and ignored: {}", old.getKey(), old.getValue());
+      }
     }
-    StoreOptions store =
-        new StoreOptions(
-            CommitterKeys.CONDITIONAL_PUT.get(conf),
-            CommitterKeys.SIGNED_PAYLOAD.get(conf),
-            CommitterKeys.TRANSPORT.get(conf));
+    StoreOptions store = new StoreOptions(CommitterKeys.CONDITIONAL_PUT.get(conf));
     return new CommitterConfig(
         name,
         mode,

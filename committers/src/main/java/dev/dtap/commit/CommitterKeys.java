@@ -1,10 +1,11 @@
 package dev.dtap.commit;
 
-import dev.dtap.commit.store.StoreOptions;
 import dev.dtap.fs.config.ConfigKey;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Every configuration key the committers read; documented in docs/configuration.md. */
 public final class CommitterKeys {
@@ -73,34 +74,6 @@ public final class CommitterKeys {
               + " checks it. false: task commit records are written without it and the last"
               + " committed attempt wins.");
 
-  public static final ConfigKey<Boolean> SIGNED_PAYLOAD =
-      ConfigKey.bool(
-          "fs.dtap.committer.signed-payload",
-          true,
-          "Whether part uploads over plain http carry a SigV4 payload signature, as the AWS SDK"
-              + " sends them: SHA-256 of every byte, computed here and verified by the store."
-              + " false:"
-              + " parts go as UNSIGNED-PAYLOAD with a CRC32C the store verifies, so corruption is"
-              + " still refused and the request itself stays signed, but whoever can rewrite"
-              + " traffic between client and store could replace a part's bytes; it saves the"
-              + " SHA-256 on both sides. Over https payloads are never signed (TLS protects them);"
-              + " false there only adds the CRC32C. S3 taps with the http transport only.");
-
-  public static final ConfigKey<StoreOptions.Transport> TRANSPORT =
-      ConfigKey.choice(
-          "fs.dtap.committer.transport",
-          StoreOptions.Transport.class,
-          StoreOptions.Transport.AUTO,
-          "How the requests made for every file (initiate, part, complete, journal and record puts)"
-              + " travel on S3 taps: http sends them through the JDK's HTTP client, built by S3A's"
-              + " own request factory (encryption, ACL, storage class, requester-pays,"
-              + " checksums) and"
-              + " signed by the AWS SDK's SigV4 signer with S3A's credentials, skipping the SDK's"
-              + " per-request pipeline; s3a sends every request through S3A's own S3 client; auto"
-              + " is http where it can reproduce every setting of the tap (S3A 3.4 or later, no"
-              + " custom signer, an HTTP proxy without NTLM) and s3a otherwise. Set in the"
-              + " filesystem's configuration (core-site.xml).");
-
   public static final ConfigKey<String> UUID =
       ConfigKey.text(
           "fs.dtap.committer.uuid",
@@ -119,9 +92,25 @@ public final class CommitterKeys {
               ACTIVE_PARTS,
               STAGING_DIR,
               CONDITIONAL_PUT,
-              SIGNED_PAYLOAD,
-              TRANSPORT,
               UUID));
+
+  /**
+   * Keys of earlier releases that no longer do anything, each with what to do instead. A site file
+   * that still sets one is reported (the committers log it, {@code dtap doctor} lists it) rather
+   * than failing jobs: none of them changed what a job writes.
+   */
+  private static final Map<String, String> OBSOLETE = obsoleteKeys();
+
+  private static Map<String, String> obsoleteKeys() {
+    Map<String, String> m = new LinkedHashMap<>();
+    String oneClient = "every request goes through S3A's own S3 client; remove it";
+    m.put("fs.dtap.committer.transport", oneClient);
+    m.put("fs.dtap.committer.part.transport", oneClient);
+    m.put(
+        "fs.dtap.committer.signed-payload",
+        "requests are signed as S3A's client signs them (fs.s3a.*); remove it");
+    return Collections.unmodifiableMap(m);
+  }
 
   private CommitterKeys() {}
 
@@ -130,5 +119,13 @@ public final class CommitterKeys {
    */
   public static List<ConfigKey<?>> all() {
     return ALL;
+  }
+
+  /**
+   * @return the keys earlier releases read and this one ignores, each with what to do instead, in a
+   *     stable order
+   */
+  public static Map<String, String> obsolete() {
+    return OBSOLETE;
   }
 }

@@ -3,7 +3,9 @@ package dev.dtap.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.testing.ConfigDocs;
+import dev.dtap.fs.testing.LogCapture;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -30,9 +32,30 @@ class TestCommitterConfig {
     assertBad(CommitterKeys.ACTIVE_PARTS.name(), "many", "1 to 64");
     assertBad(CommitterKeys.CONDITIONAL_PUT.name(), "yes", "true or false");
     assertBad(CommitterKeys.UUID.name(), "a/b", "letters, digits");
-    assertBad(CommitterKeys.TRANSPORT.name(), "direct", "[auto, http, s3a]");
-    assertBad(CommitterKeys.SIGNED_PAYLOAD.name(), "no", "true or false");
-    assertBad(CommitterConfig.REMOVED_PART_TRANSPORT, "direct", CommitterKeys.TRANSPORT.name());
+  }
+
+  @Test
+  void obsoleteKeysAreLoggedAndChangeNothing() throws Exception {
+    Configuration conf = new Configuration(false);
+    for (String key : CommitterKeys.obsolete().keySet()) {
+      conf.set(key, "http");
+    }
+    assertThat(CommitterKeys.obsolete())
+        .containsKeys(
+            "fs.dtap.committer.transport",
+            "fs.dtap.committer.signed-payload",
+            "fs.dtap.committer.part.transport");
+    try (LogCapture logs = LogCapture.start()) {
+      CommitterConfig c = CommitterConfig.parse(conf);
+      assertThat(c.storeOptions().toString())
+          .isEqualTo(CommitterConfig.parse(new Configuration(false)).storeOptions().toString());
+      for (String key : CommitterKeys.obsolete().keySet()) {
+        assertThat(logs.text()).contains("WARN").contains(key + " is obsolete and ignored");
+      }
+    }
+    for (ConfigKey<?> k : CommitterKeys.all()) {
+      assertThat(CommitterKeys.obsolete()).doesNotContainKey(k.name());
+    }
   }
 
   private static void assertBad(String key, String value, String accepted) {

@@ -1,5 +1,6 @@
 package dev.dtap.tools;
 
+import dev.dtap.commit.CommitterKeys;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.InvalidConfigurationException;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.VersionInfo;
 
 /**
@@ -37,7 +39,7 @@ final class DoctorCommand implements Command {
   @Override
   public String summary() {
     return "check every tap: settings, class path, backend, credentials, cache directories,"
-        + " locality";
+        + " locality; report obsolete keys";
   }
 
   @Override
@@ -72,6 +74,10 @@ final class DoctorCommand implements Command {
         CnodeCheck.check(in.conf(), Duration.ofSeconds(Math.min(10, timeout.getSeconds())));
     table.row("-", "cnode", cnode[0], cnode[1]);
     boolean failed = cnode[0].equals("FAIL");
+    String obsolete = obsoleteKeys(in.conf());
+    if (!obsolete.isEmpty()) {
+      table.row("-", "obsolete keys", "WARN", obsolete);
+    }
     if (names.isEmpty()) {
       table.row(
           "-",
@@ -132,6 +138,21 @@ final class DoctorCommand implements Command {
     }
     report.print(in.out(), in.json());
     return failed ? DtapTool.PROBLEM : DtapTool.OK;
+  }
+
+  /**
+   * The keys of earlier releases the configuration still sets; they no longer do anything, so a
+   * site file that sets them says something the jobs will not do.
+   */
+  private static String obsoleteKeys(Configuration conf) {
+    StringBuilder found = new StringBuilder();
+    for (Map.Entry<String, String> old : CommitterKeys.obsolete().entrySet()) {
+      if (conf.get(old.getKey()) != null) {
+        found.append(found.length() == 0 ? "" : "; ");
+        found.append(old.getKey()).append(" is no longer read: ").append(old.getValue());
+      }
+    }
+    return found.toString();
   }
 
   /** Waits for one tap's checks; returns why they did not finish, or null when they did. */

@@ -137,6 +137,23 @@ class TestToolCommands {
   }
 
   @Test
+  void doctorReportsObsoleteKeysWithoutFailing() throws Exception {
+    File root = LocalTaps.newDir("doctor-obsolete");
+    Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "good", root);
+    assertThat(tool.run(conf, "doctor", "--json")).isZero();
+    assertThat(tool.out()).doesNotContain("obsolete");
+    conf.set("fs.dtap.committer.transport", "http");
+    conf.set("fs.dtap.committer.signed-payload", "false");
+    assertThat(tool.run(conf, "doctor", "--json")).as("a warning, not a failure").isZero();
+    JsonNode checks = tool.json().get("checks");
+    assertThat(status(checks, "-", "obsolete keys")).isEqualTo("WARN");
+    assertThat(detail(checks, "-", "obsolete keys"))
+        .contains("fs.dtap.committer.transport is no longer read")
+        .contains("fs.dtap.committer.signed-payload is no longer read")
+        .contains("remove it");
+  }
+
+  @Test
   void cacheCommandsNeedTheCacheOn() throws Exception {
     File root = LocalTaps.newDir("cachecmd");
     Files.write(new File(root, "a").toPath(), new byte[10]);

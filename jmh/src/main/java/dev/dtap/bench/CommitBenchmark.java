@@ -50,14 +50,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <ul>
  *   <li>{@code committer}: {@code dtap-magic} and {@code dtap-staging} (through a dtap tap over the
- *       bucket), {@code dtap-magic-unsigned} (the magic committer with {@code
- *       fs.dtap.committer.signed-payload=false}: parts with CRC32C instead of payload signatures),
- *       {@code dtap-magic-s3a} (the magic committer with {@code fs.dtap.committer.transport=s3a}:
- *       every request through S3A's own client instead of the JDK's HTTP client), {@code
- *       s3a-magic}, {@code s3a-magic-inmemory} (with {@code
- *       fs.s3a.committer.magic.track.commits.in.memory.enabled}, S3A's leanest magic committer) and
- *       {@code s3a-directory} (Hadoop's S3A committers through {@code S3ACommitterFactory}) and
- *       {@code file} (FileOutputCommitter over s3a, with Hadoop 3.4's default algorithm 2);
+ *       bucket, every request through S3A's own client), {@code s3a-magic}, {@code
+ *       s3a-magic-inmemory} (with {@code fs.s3a.committer.magic.track.commits.in.memory.enabled},
+ *       S3A's leanest magic committer) and {@code s3a-directory} (Hadoop's S3A committers through
+ *       {@code S3ACommitterFactory}) and {@code file} (FileOutputCommitter over s3a, with Hadoop
+ *       3.4's default algorithm 2);
  *   <li>{@code fileSize}: {@code 1k} or {@code 8m}.
  * </ul>
  *
@@ -84,16 +81,7 @@ public class CommitBenchmark {
   static final int FILES_PER_TASK = 10;
   static final int CONTAINERS = 8;
 
-  @Param({
-    "dtap-magic",
-    "dtap-magic-unsigned",
-    "dtap-magic-s3a",
-    "dtap-staging",
-    "s3a-magic",
-    "s3a-magic-inmemory",
-    "s3a-directory",
-    "file"
-  })
+  @Param({"dtap-magic", "dtap-staging", "s3a-magic", "s3a-magic-inmemory", "s3a-directory", "file"})
   public String committer;
 
   @Param({"1k", "8m"})
@@ -160,14 +148,6 @@ public class CommitBenchmark {
       case "dtap-magic":
       case "dtap-staging":
         conf.set("fs.dtap.committer.name", committer.substring(5));
-        break;
-      case "dtap-magic-unsigned":
-        conf.set("fs.dtap.committer.name", "magic");
-        conf.setBoolean("fs.dtap.committer.signed-payload", false);
-        break;
-      case "dtap-magic-s3a":
-        conf.set("fs.dtap.committer.name", "magic");
-        conf.set("fs.dtap.committer.transport", "s3a");
         break;
       case "s3a-magic":
       case "s3a-directory":

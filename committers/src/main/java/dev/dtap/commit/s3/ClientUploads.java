@@ -19,13 +19,13 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
- * The requests made for every file, sent through S3A's own S3 client with requests built by S3A's
- * request factory: for taps whose settings dtap's HTTP requests cannot reproduce (a custom signer,
- * an NTLM proxy...) and {@code fs.dtap.committer.transport=s3a}. The client computes any part
- * checksum S3A asks for; it is kept with the part for the complete. Thread-safe; the client is
- * S3A's.
+ * The requests a committer makes for every file it writes (initiate, upload part, complete, and the
+ * small puts of its journal and task records), sent through S3A's own S3 client with requests built
+ * by S3A's request factory, each inside an audit span of the tap's S3A. The client computes any
+ * part checksum S3A asks for; it is kept with the part for the complete. Failures are IOExceptions
+ * classified as {@link S3Errors} does, naming the dtap path. Thread-safe; the client is S3A's.
  */
-final class ClientUploads implements UploadRequests {
+final class ClientUploads {
   private final S3aV2Access s3a;
   private final S3Client s3;
   private final S3aSpans spans;
@@ -45,8 +45,12 @@ final class ClientUploads implements UploadRequests {
     this.checksumAlgorithm = checksumAlgorithm;
   }
 
-  @Override
-  public String initiate(String key) throws IOException {
+  /**
+   * @param key the object key
+   * @return the new upload's id
+   * @throws IOException if the store refuses or cannot be reached
+   */
+  String initiate(String key) throws IOException {
     try {
       return spans
           .run(Op.INITIATE, key, () -> s3.createMultipartUpload(s3a.initiate(key).build()))
@@ -58,8 +62,15 @@ final class ClientUploads implements UploadRequests {
     }
   }
 
-  @Override
-  public UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
+  /**
+   * @param key the object key
+   * @param uploadId the upload
+   * @param partNumber from 1
+   * @param data the bytes
+   * @return the part as the store acknowledged it
+   * @throws IOException {@link dev.dtap.commit.store.NoSuchUploadException} for an unknown upload
+   */
+  UploadedPart uploadPart(String key, String uploadId, int partNumber, PartData data)
       throws IOException {
     ContentStreamProvider content =
         () -> {
@@ -122,8 +133,14 @@ final class ClientUploads implements UploadRequests {
     return done;
   }
 
-  @Override
-  public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
+  /**
+   * @param key the object key
+   * @param uploadId the upload
+   * @param parts every part, in order
+   * @return the object's ETag
+   * @throws IOException {@link dev.dtap.commit.store.NoSuchUploadException} for an unknown upload
+   */
+  String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
     try {
       return spans
           .run(
@@ -140,8 +157,14 @@ final class ClientUploads implements UploadRequests {
     }
   }
 
-  @Override
-  public void put(String key, byte[] data) throws IOException {
+  /**
+   * Writes a small object, replacing one of the same key.
+   *
+   * @param key the object key
+   * @param data the bytes
+   * @throws IOException if the store refuses or cannot be reached
+   */
+  void put(String key, byte[] data) throws IOException {
     try {
       spans.run(
           Op.PUT,
@@ -154,8 +177,15 @@ final class ClientUploads implements UploadRequests {
     }
   }
 
-  @Override
-  public boolean putIfAbsent(String key, byte[] data) throws IOException {
+  /**
+   * Writes a small object with {@code If-None-Match: *}.
+   *
+   * @param key the object key
+   * @param data the bytes
+   * @return false if the object exists, or another conditional write to the key is in progress
+   * @throws IOException if the store refuses otherwise or cannot be reached
+   */
+  boolean putIfAbsent(String key, byte[] data) throws IOException {
     try {
       spans.run(
           Op.PUT,
@@ -181,10 +211,5 @@ final class ClientUploads implements UploadRequests {
                 .putHeader("If-None-Match", "*")
                 .build())
         .build();
-  }
-
-  @Override
-  public void close() {
-    // the client is S3A's
   }
 }

@@ -142,43 +142,6 @@ final class S3Errors {
     return unanswered(operation, where, e.getCause());
   }
 
-  /**
-   * The error code in an error answer's body.
-   *
-   * @param body the body; an empty or non-XML body has none
-   * @return the code, or ""
-   */
-  static String code(byte[] body) {
-    if (body == null || body.length == 0) {
-      return "";
-    }
-    try {
-      return S3Xml.parse(body, "an error answer").child("Code").orElse("");
-    } catch (IOException e) {
-      return "";
-    }
-  }
-
-  /**
-   * The exception for an error answer of the store to dtap's own request.
-   *
-   * @param operation what was asked
-   * @param where the dtap path it concerned
-   * @param a the answer
-   * @return the classified exception
-   */
-  static IOException translate(String operation, String where, SignedHttp.Answer a) {
-    String message = null;
-    if (a.body.length > 0) {
-      try {
-        message = S3Xml.parse(a.body, where).child("Message").orElse(null);
-      } catch (IOException e) {
-        message = null;
-      }
-    }
-    return translate(operation, where, a.status, code(a.body), message, null);
-  }
-
   static InterruptedIOException interrupted(String operation, String where, Throwable cause) {
     InterruptedIOException x =
         new InterruptedIOException(operation + " " + where + ": interrupted");

@@ -10,17 +10,14 @@ import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.PathIOException;
 import org.apache.hadoop.util.VersionInfo;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Serves taps whose backend is S3A, with S3A's own machinery: on Hadoop 3.4 and later (AWS SDK v2)
- * {@link S3aV2Store}, on Hadoop 3.3 (AWS SDK v1) {@link S3aV1Store}. The Hadoop line is recognised
- * at run time from S3A's classes, so one jar serves every line; see docs/dependencies.md.
- * Thread-safe.
+ * Serves taps whose backend is S3A, every request through S3A's own client and request factory: on
+ * Hadoop 3.4 and later (AWS SDK v2) {@link S3aV2Store}, on Hadoop 3.3 (AWS SDK v1) {@link
+ * S3aV1Store}. The Hadoop line is recognised at run time from S3A's classes, so one jar serves
+ * every line; see docs/dependencies.md. Thread-safe.
  */
 public final class S3StoreFactory implements MultipartStoreFactory {
-  private static final Logger LOG = LoggerFactory.getLogger(S3StoreFactory.class);
   static final String S3A = "org.apache.hadoop.fs.s3a.S3AFileSystem";
 
   /** Creates the factory; found through {@link java.util.ServiceLoader}. */
@@ -45,23 +42,6 @@ public final class S3StoreFactory implements MultipartStoreFactory {
       return v2(S3aV2Access.bind(backend), names, tapName, options);
     }
     if (S3aV1Access.applies(backend)) {
-      if (options.transport() == StoreOptions.Transport.HTTP) {
-        throw new IOException(
-            CommitterKeys.TRANSPORT.name()
-                + "=http needs S3A of Hadoop 3.4 or later; tap '"
-                + tapName
-                + "' runs on Hadoop "
-                + VersionInfo.getVersion()
-                + ": use auto or s3a");
-      }
-      if (!options.signedPayload()) {
-        throw new IOException(
-            CommitterKeys.SIGNED_PAYLOAD.name()
-                + "=false needs S3A of Hadoop 3.4 or later; tap '"
-                + tapName
-                + "' runs on Hadoop "
-                + VersionInfo.getVersion());
-      }
       S3aV1Access s3a = S3aV1Access.bind(backend);
       refuseClientSideEncryption(s3a.encryptionMethod(), tapName);
       return new S3aV1Store(s3a, names, options.conditionalPut());
@@ -76,83 +56,21 @@ public final class S3StoreFactory implements MultipartStoreFactory {
 
   private static MultipartStore v2(
       S3aV2Access s3a, KeyNames names, String tapName, StoreOptions options) throws IOException {
+    refuseClientSideEncryption(s3a.encryptionMethod(), tapName);
+    String algorithm;
     try {
-      refuseClientSideEncryption(s3a.encryptionMethod(), tapName);
-      String algorithm;
-      try {
-        algorithm = s3a.initiate("dtap-probe").build().checksumAlgorithmAsString();
-      } catch (PathIOException e) {
-        throw new IOException(
-            "Tap '"
-                + tapName
-                + "': S3A refuses multipart uploads (fs.s3a.multipart.uploads.enabled),"
-                + " which the dtap committers need: "
-                + e.getMessage(),
-            e);
-      }
-      UploadRequests uploads;
-      String how;
-      Object plan =
-          options.transport() == StoreOptions.Transport.S3A
-              ? new HttpPlan.Refusal(CommitterKeys.TRANSPORT.name(), "set to s3a")
-              : HttpPlan.plan(s3a, options);
-      if (plan instanceof HttpPlan) {
-        try {
-          HttpUploads.checkHeaders(s3a);
-        } catch (IllegalArgumentException e) {
-          plan = new HttpPlan.Refusal("fs.s3a.*", e.getMessage());
-        }
-      }
-      if (plan instanceof HttpPlan) {
-        PartChecksum checksum =
-            algorithm != null
-                ? PartChecksum.of(algorithm)
-                : options.signedPayload() ? null : PartChecksum.of("CRC32C");
-        uploads =
-            new HttpUploads(
-                s3a,
-                (HttpPlan) plan,
-                names,
-                checksum,
-                algorithm == null && checksum != null,
-                options.signedPayload());
-        how = "http: " + plan;
-      } else {
-        HttpPlan.Refusal r = (HttpPlan.Refusal) plan;
-        if (options.transport() == StoreOptions.Transport.HTTP) {
-          throw new IOException(
-              "Tap '"
-                  + tapName
-                  + "': "
-                  + CommitterKeys.TRANSPORT.name()
-                  + "=http cannot honour the tap's "
-                  + r.key
-                  + " ("
-                  + r.reason
-                  + "); use auto or s3a");
-        }
-        if (!options.signedPayload()) {
-          throw new IOException(
-              "Tap '"
-                  + tapName
-                  + "': "
-                  + CommitterKeys.SIGNED_PAYLOAD.name()
-                  + "=false needs dtap's http"
-                  + " transport, which the tap's "
-                  + r.key
-                  + " rules out ("
-                  + r.reason
-                  + ")");
-        }
-        uploads = new ClientUploads(s3a, names, algorithm);
-        how = "S3A's client (" + r + ")";
-        LOG.info("dtap committers on tap '{}': requests go through S3A's client ({})", tapName, r);
-      }
-      return new S3aV2Store(s3a, uploads, names, options.conditionalPut(), how);
-    } catch (IOException | RuntimeException e) {
-      s3a.close();
-      throw e;
+      algorithm = s3a.initiate("dtap-probe").build().checksumAlgorithmAsString();
+    } catch (PathIOException e) {
+      throw new IOException(
+          "Tap '"
+              + tapName
+              + "': S3A refuses multipart uploads (fs.s3a.multipart.uploads.enabled),"
+              + " which the dtap committers need: "
+              + e.getMessage(),
+          e);
     }
+    return new S3aV2Store(
+        s3a, new ClientUploads(s3a, names, algorithm), names, options.conditionalPut());
   }
 
   /** S3A's client-side encryption needs whole-object, in-order uploads; the committers cannot. */

@@ -19,8 +19,7 @@ import org.apache.hadoop.util.functional.CallableRaisingIOE;
  * only. The span is named {@code dtap_committer_<operation>} and carries the object key, which S3A
  * sends in the request's referrer header for the store's audit log. S3A of Hadoop 3.3 (SDK v1)
  * binds a request to the span active when its request factory builds it, so requests are built
- * inside {@link #run} as well as sent there. Requests dtap sends over its own HTTP client are given
- * the headers the span adds ({@link AuditHeaders}), so they are tagged alike.
+ * inside {@link #run} as well as sent there.
  *
  * <p>Thread-safe: a span is made, activated and closed on the calling thread.
  */
@@ -56,36 +55,11 @@ final class S3aSpans {
    * @throws IOException what the operation throws, or S3A's refusal to open a span
    */
   <T> T run(Op op, String key, CallableRaisingIOE<T> call) throws IOException {
-    return withSpan(op, key, span -> call.apply());
-  }
-
-  /** An operation that needs the span it runs in. */
-  interface SpanCall<T> {
-    /**
-     * @param span the active span, or null where S3A has no auditing
-     * @return the result
-     * @throws IOException the operation's failure
-     */
-    T apply(AuditSpan span) throws IOException;
-  }
-
-  /**
-   * Runs one operation inside a new span of S3A's auditor, as {@link #run} does, handing it the
-   * span.
-   *
-   * @param op the operation, which names the span
-   * @param key the object key or prefix it concerns
-   * @param call the operation
-   * @param <T> its result
-   * @return its result
-   * @throws IOException what the operation throws, or S3A's refusal to open a span
-   */
-  <T> T withSpan(Op op, String key, SpanCall<T> call) throws IOException {
     if (source == null) {
-      return call.apply(null);
+      return call.apply();
     }
     try (AuditSpan span = source.createSpan(name(op), key, null)) {
-      return call.apply(span);
+      return call.apply();
     }
   }
 

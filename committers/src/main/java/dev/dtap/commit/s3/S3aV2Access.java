@@ -4,15 +4,11 @@ import static dev.dtap.commit.s3.S3aMethods.call;
 import static dev.dtap.commit.s3.S3aMethods.load;
 import static dev.dtap.commit.s3.S3aMethods.method;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
@@ -28,25 +24,22 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 /**
  * S3A's own machinery on Hadoop 3.4 and later (AWS SDK v2), taken from the tap's S3A filesystem:
- * its S3 client (endpoint, region, credentials, proxy, signer, TLS, retries, requester-pays), its
- * request factory (encryption, ACL, storage class, checksums, content encoding) and its credentials
- * (every provider S3A accepts, delegation tokens included). Every request a committer sends is
- * built here exactly as S3A builds its own.
+ * its S3 client (endpoint, region, credentials, proxy, signer, TLS, retries, requester-pays) and
+ * its request factory (encryption, ACL, storage class, checksums, content encoding). Every request
+ * a committer sends is built here exactly as S3A builds its own and sent through that client.
  *
  * <p>The S3A methods are private API whose signatures are stable from 3.4.0 to 3.5.0; they are
  * looked up by name when a tap's store is made, so a Hadoop line without them fails then, naming
- * the method, and never halfway through a job. The client and filesystem belong to S3A: {@link
- * #close()} only gives back the shared credentials. Thread-safe.
+ * the method, and never halfway through a job. The client and filesystem belong to S3A.
+ * Thread-safe.
  */
-final class S3aV2Access implements Closeable {
-  private static final Logger LOG = LoggerFactory.getLogger(S3aV2Access.class);
+final class S3aV2Access {
   private static final String PURPOSE = "dtap committers";
 
   private final String bucket;
   private final Configuration conf;
   private final S3Client client;
   private final S3aSpans spans;
-  private final AwsCredentialsProvider credentials;
   private final Object factory;
   private final Object options;
   private final Method initiate;
@@ -108,10 +101,6 @@ final class S3aV2Access implements Closeable {
     this.list = method(rf, "newListObjectsV2RequestBuilder", String.class, String.class, int.class);
     this.delete = method(rf, "newBulkDeleteRequestBuilder", List.class);
     this.encryption = method(rf, "getServerSideEncryptionAlgorithm");
-    // last: the share is counted and must be given back
-    this.credentials =
-        (AwsCredentialsProvider)
-            call(method(fsClass, "shareCredentials", String.class), s3a, PURPOSE);
   }
 
   /**
@@ -164,13 +153,6 @@ final class S3aV2Access implements Closeable {
   }
 
   /**
-   * @return S3A's credentials, as its own requests use them
-   */
-  AwsCredentialsProvider credentials() {
-    return credentials;
-  }
-
-  /**
    * @return S3A's encryption method for the bucket, as its enum names it ({@code SSE_KMS}, {@code
    *     NONE}...)
    */
@@ -217,17 +199,5 @@ final class S3aV2Access implements Closeable {
 
   DeleteObjectsRequest.Builder delete(List<ObjectIdentifier> ids) throws IOException {
     return (DeleteObjectsRequest.Builder) call(delete, factory, ids);
-  }
-
-  /** Gives back the shared credentials; the client and filesystem stay S3A's. */
-  @Override
-  public void close() {
-    if (credentials instanceof Closeable) {
-      try {
-        ((Closeable) credentials).close();
-      } catch (IOException e) {
-        LOG.debug("Closing the shared S3A credentials failed", e);
-      }
-    }
   }
 }

@@ -32,10 +32,9 @@ import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@link MultipartStore} over a tap's S3A bucket on Hadoop 3.4 and later: the requests made for
- * every file through {@link UploadRequests} (dtap's HTTP requests or S3A's client), everything else
- * through S3A's own client, every request built by S3A's request factory ({@link S3aV2Access}).
- * Messages name dtap paths. Thread-safe; S3A owns the client.
+ * {@link MultipartStore} over a tap's S3A bucket on Hadoop 3.4 and later: every request through
+ * S3A's own client, built by S3A's request factory ({@link S3aV2Access}); the requests made for
+ * every file are {@link ClientUploads}. Messages name dtap paths. Thread-safe; S3A owns the client.
  */
 final class S3aV2Store implements MultipartStore {
   private static final int DELETE_BATCH = 1000;
@@ -43,42 +42,27 @@ final class S3aV2Store implements MultipartStore {
 
   private final S3aV2Access s3a;
   private final S3Client s3;
-  private final UploadRequests uploads;
+  private final ClientUploads uploads;
   private final KeyNames names;
   private final boolean conditionalPut;
-  private final String transport;
   private final StoreStatistics stats = new StoreStatistics();
   private final StoreRetries retries;
   private final S3aSpans spans;
 
   /**
-   * @param s3a the tap's S3A; closed with the store
-   * @param uploads the per-file requests; closed with the store
+   * @param s3a the tap's S3A
+   * @param uploads the per-file requests
    * @param names names keys in messages
    * @param conditionalPut whether the store honours {@code If-None-Match: *}
-   * @param transport how the per-file requests travel and why, for {@link #toString()}
    */
-  S3aV2Store(
-      S3aV2Access s3a,
-      UploadRequests uploads,
-      KeyNames names,
-      boolean conditionalPut,
-      String transport) {
+  S3aV2Store(S3aV2Access s3a, ClientUploads uploads, KeyNames names, boolean conditionalPut) {
     this.s3a = s3a;
     this.s3 = s3a.client();
     this.uploads = uploads;
     this.names = names;
     this.conditionalPut = conditionalPut;
-    this.transport = transport;
     this.spans = s3a.spans();
     this.retries = new StoreRetries(s3a.conf(), spans);
-  }
-
-  /**
-   * @return the per-file requests, for tests
-   */
-  UploadRequests uploads() {
-    return uploads;
   }
 
   private String where(String key) {
@@ -369,15 +353,11 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public void close() {
-    try {
-      uploads.close();
-    } finally {
-      s3a.close();
-    }
+    // the client and filesystem are S3A's
   }
 
   @Override
   public String toString() {
-    return "S3aV2Store{" + describe() + ", " + transport + "}";
+    return "S3aV2Store{" + describe() + "}";
   }
 }

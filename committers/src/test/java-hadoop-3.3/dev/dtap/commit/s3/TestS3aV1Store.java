@@ -1,7 +1,6 @@
 package dev.dtap.commit.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dtap.commit.CommitTesting;
 import dev.dtap.commit.store.MultipartStore;
@@ -15,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * On Hadoop 3.3 a tap's store is S3A's own SDK v1 client and request factory: the line is
- * recognised at run time, and settings only the 3.4+ adapter offers fail naming their key.
+ * recognised at run time.
  */
 class TestS3aV1Store {
-  private static Configuration conf(String transport) {
+  private static Configuration conf() {
     Configuration c = new Configuration(false);
     c.set("fs.dtap.impl", "dev.dtap.fs.DataTapFileSystem");
     c.setBoolean("fs.dtap.impl.disable.cache", true);
@@ -29,30 +28,16 @@ class TestS3aV1Store {
     c.set("fs.dtap.tap.lake.conf.fs.s3a.connection.ssl.enabled", "false");
     c.set("fs.dtap.tap.lake.conf.fs.s3a.access.key", "AKIDDTAPTEST");
     c.set("fs.dtap.tap.lake.conf.fs.s3a.secret.key", Canary.secret("v1"));
-    if (transport != null) {
-      c.set("fs.dtap.committer.transport", transport);
-    }
     return c;
   }
 
   @Test
   void hadoop33TapsGetS3asSdkV1Store() throws IOException {
-    Configuration conf = conf(null);
+    Configuration conf = conf();
     try (FileSystem fs = FileSystem.newInstance(URI.create("dtap://lake/"), conf)) {
       MultipartStore store = CommitTesting.store(new Path("dtap://lake/"), conf);
       assertThat(store).isInstanceOf(S3aV1Store.class);
       assertThat(store.describe()).isEqualTo("dtap://lake/");
-    }
-  }
-
-  @Test
-  void theHttpTransportNeedsHadoop34() throws IOException {
-    Configuration conf = conf("http");
-    try (FileSystem fs = FileSystem.newInstance(URI.create("dtap://lake/"), conf)) {
-      assertThatThrownBy(() -> CommitTesting.store(new Path("dtap://lake/"), conf))
-          .isInstanceOf(IOException.class)
-          .hasMessageContaining("fs.dtap.committer.transport=http")
-          .hasMessageContaining("3.4");
     }
   }
 }

@@ -25,19 +25,20 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.security.alias.CredentialProvider;
 import org.apache.hadoop.security.alias.CredentialProviderFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The committers take the tap's credentials and proxy as S3A does, through dtap's HTTP requests
- * ({@code auto}) and through S3A's client ({@code s3a}): Hadoop's default credential provider list
- * with plain keys (its first provider, for session credentials, has none and S3A falls through), a
- * provider class of the user's own, a secret kept in a Hadoop credential provider, and an HTTP
- * proxy with Basic credentials through which every request of a job is counted. And each of their
- * requests through S3A's client runs in an S3A audit span, as S3A's own do, so a tap whose S3A
- * refuses requests outside spans ({@code fs.s3a.audit.reject.out.of.span.operations}) commits; the
- * proxy sees every upload request carry the span's audit header, whichever way it was sent.
+ * The committers take the tap's credentials and proxy as S3A does, every request through S3A's own
+ * client: Hadoop's default credential provider list with plain keys (its first provider, for
+ * session credentials, has none and S3A falls through), a provider class of the user's own, a
+ * secret kept in a Hadoop credential provider, and an HTTP proxy with Basic credentials through
+ * which every request of a job is counted. And each of their requests through S3A's client runs in
+ * an S3A audit span, as S3A's own do, so a tap whose S3A refuses requests outside spans ({@code
+ * fs.s3a.audit.reject.out.of.span.operations}) commits; the proxy sees every upload request carry
+ * the span's audit header.
  */
 class ITestCommitterCredentialsAndProxy {
   private static int taps;
@@ -52,10 +53,9 @@ class ITestCommitterCredentialsAndProxy {
   }
 
   /** A tap over a new bucket with the fixture's settings, less those a test replaces. */
-  private static Configuration tap(MinioFixture minio, String tap, String transport) {
+  private static Configuration tap(MinioFixture minio, String tap) {
     String bucket = minio.createBucket("creds");
     Configuration conf = minio.addTap(new Configuration(), tap, bucket, "w");
-    conf.set("fs.dtap.committer.transport", transport);
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     return conf;
   }
@@ -80,22 +80,20 @@ class ITestCommitterCredentialsAndProxy {
     assertThat(fs.exists(new Path(dest, "_SUCCESS"))).isTrue();
   }
 
-  @ParameterizedTest(name = "transport {0}")
-  @ValueSource(strings = {"auto", "s3a"})
-  void hadoopsDefaultProviderListWithKeys(String transport) throws Exception {
+  @Test
+  void hadoopsDefaultProviderListWithKeys() throws Exception {
     MinioFixture minio = MinioFixture.get();
     String tap = "defaults" + (++taps);
-    Configuration conf = tap(minio, tap, transport);
+    Configuration conf = tap(minio, tap);
     conf.unset(backend(tap, "fs.s3a.aws.credentials.provider"));
     job(conf, tap);
   }
 
-  @ParameterizedTest(name = "transport {0}")
-  @ValueSource(strings = {"auto", "s3a"})
-  void aCredentialProviderClassOfTheUsersOwn(String transport) throws Exception {
+  @Test
+  void aCredentialProviderClassOfTheUsersOwn() throws Exception {
     MinioFixture minio = MinioFixture.get();
     String tap = "custom" + (++taps);
-    Configuration conf = tap(minio, tap, transport);
+    Configuration conf = tap(minio, tap);
     conf.unset(backend(tap, "fs.s3a.access.key"));
     conf.unset(backend(tap, "fs.s3a.secret.key"));
     conf.set(
@@ -109,12 +107,11 @@ class ITestCommitterCredentialsAndProxy {
         .isGreaterThan(before);
   }
 
-  @ParameterizedTest(name = "transport {0}")
-  @ValueSource(strings = {"auto", "s3a"})
-  void aSecretInAHadoopCredentialProvider(String transport, @TempDir File dir) throws Exception {
+  @Test
+  void aSecretInAHadoopCredentialProvider(@TempDir File dir) throws Exception {
     MinioFixture minio = MinioFixture.get();
     String tap = "jceks" + (++taps);
-    Configuration conf = tap(minio, tap, transport);
+    Configuration conf = tap(minio, tap);
     // a directory JUnit deletes: the keystore holds the store's secret
     String providerPath = "localjceks://file" + new File(dir, "creds.jceks").getAbsolutePath();
     Configuration store = new Configuration(false);
@@ -133,8 +130,7 @@ class ITestCommitterCredentialsAndProxy {
       throws Exception {
     MinioFixture minio = MinioFixture.get();
     String tap = "audit" + (++taps);
-    // S3A's client for every request, so that none escapes the audit
-    Configuration conf = tap(minio, tap, "s3a");
+    Configuration conf = tap(minio, tap);
     conf.set("fs.dtap.committer.name", committer);
     conf.set("fs.dtap.committer.conflict-mode", "replace");
     conf.set(backend(tap, "fs.s3a.audit.enabled"), "true");
@@ -146,14 +142,13 @@ class ITestCommitterCredentialsAndProxy {
     job(conf, tap);
   }
 
-  @ParameterizedTest(name = "transport {0}")
-  @ValueSource(strings = {"auto", "s3a"})
-  void everyRequestOfAJobGoesThroughTheProxy(String transport) throws Exception {
+  @Test
+  void everyRequestOfAJobGoesThroughTheProxy() throws Exception {
     MinioFixture minio = MinioFixture.get();
     String password = Canary.secret("proxy");
     try (CountingProxy proxy = new CountingProxy("dtap-proxy-user", password)) {
       String tap = "proxy" + (++taps);
-      Configuration conf = tap(minio, tap, transport);
+      Configuration conf = tap(minio, tap);
       conf.set(backend(tap, "fs.s3a.proxy.host"), "127.0.0.1");
       conf.set(backend(tap, "fs.s3a.proxy.port"), Integer.toString(proxy.port()));
       conf.set(backend(tap, "fs.s3a.proxy.username"), "dtap-proxy-user");
@@ -165,7 +160,7 @@ class ITestCommitterCredentialsAndProxy {
       boolean hadoop33 = org.apache.hadoop.util.VersionInfo.getVersion().startsWith("3.3.");
       assertThat(CommitTesting.store(new Path("dtap://" + tap + "/"), conf).toString())
           .as("the committers' store")
-          .contains(hadoop33 ? "S3aV1Store" : transport.equals("auto") ? "http:" : "S3A's client");
+          .contains(hadoop33 ? "S3aV1Store" : "S3aV2Store");
       Map<String, Long> before = minio.requestCounts();
       long forwardedBefore = proxy.forwarded();
       int logged = proxy.log().size();
@@ -202,8 +197,7 @@ class ITestCommitterCredentialsAndProxy {
 
   /**
    * The multipart requests of one kind, checking that each carries the {@code Referer} of S3A's
-   * logging auditor (on by default) naming the committers' span and the job, whichever way it was
-   * sent.
+   * logging auditor (on by default) naming the committers' span and the job.
    *
    * @return the task attempt each request names ({@code ta=}), or "" for none; a task's request
    *     without one, or a job's with one, fails the test

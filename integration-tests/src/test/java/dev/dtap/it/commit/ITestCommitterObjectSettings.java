@@ -29,9 +29,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Every object the magic committer writes (the journal, task records, the commit intent, the output
  * and {@code _SUCCESS}) is written as S3A writes its own objects for the same tap, on MinIO with
  * its KMS: SSE-S3 over http; over TLS, plain, SSE-KMS with a key, SSE-KMS set per bucket and SSE-C
- * (MinIO takes SSE-C over https only, and S3A of Hadoop 3.3 sends SSE-KMS over https only); through
- * dtap's HTTP requests and through S3A's client. The store's HEAD of each is compared with its HEAD
- * of an object S3A wrote through the same tap.
+ * (MinIO takes SSE-C over https only, and S3A of Hadoop 3.3 sends SSE-KMS over https only). The
+ * store's HEAD of each is compared with its HEAD of an object S3A wrote through the same tap.
  */
 class ITestCommitterObjectSettings {
   /** 32 bytes in base64 that carry the secret marker, so the build's leak scan watches them too. */
@@ -52,43 +51,38 @@ class ITestCommitterObjectSettings {
 
   static Stream<Arguments> cases() {
     return Stream.of(
-            Arguments.of("SSE-S3", false, Map.of("fs.s3a.encryption.algorithm", "AES256")),
-            // over TLS: S3A of Hadoop 3.3 (SDK v1) sends SSE-KMS requests over https only
-            Arguments.of(
+        Arguments.of("SSE-S3", false, Map.of("fs.s3a.encryption.algorithm", "AES256")),
+        // over TLS: S3A of Hadoop 3.3 (SDK v1) sends SSE-KMS requests over https only
+        Arguments.of(
+            "SSE-KMS",
+            true,
+            Map.of(
+                "fs.s3a.encryption.algorithm",
                 "SSE-KMS",
-                true,
-                Map.of(
-                    "fs.s3a.encryption.algorithm",
-                    "SSE-KMS",
-                    "fs.s3a.encryption.key",
-                    MinioFixture.KMS_KEY)),
-            Arguments.of(
-                "SSE-KMS per bucket",
-                true,
-                Map.of(
-                    "fs.s3a.bucket.%s.encryption.algorithm",
-                    "SSE-KMS", "fs.s3a.bucket.%s.encryption.key", MinioFixture.KMS_KEY)),
-            Arguments.of("TLS", true, Map.of()),
-            Arguments.of(
-                "SSE-C over TLS",
-                true,
-                Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", SSE_C_KEY)))
-        .flatMap(
-            a ->
-                Stream.of("auto", "s3a")
-                    .map(t -> Arguments.of(a.get()[0], a.get()[1], a.get()[2], t)));
+                "fs.s3a.encryption.key",
+                MinioFixture.KMS_KEY)),
+        Arguments.of(
+            "SSE-KMS per bucket",
+            true,
+            Map.of(
+                "fs.s3a.bucket.%s.encryption.algorithm",
+                "SSE-KMS", "fs.s3a.bucket.%s.encryption.key", MinioFixture.KMS_KEY)),
+        Arguments.of("TLS", true, Map.of()),
+        Arguments.of(
+            "SSE-C over TLS",
+            true,
+            Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", SSE_C_KEY)));
   }
 
-  @ParameterizedTest(name = "{0}, transport {3}")
+  @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
-  void committedObjectsCarryS3asSettings(
-      String name, boolean tls, Map<String, String> s3a, String transport) throws Exception {
+  void committedObjectsCarryS3asSettings(String name, boolean tls, Map<String, String> s3a)
+      throws Exception {
     MinioFixture minio = tls ? MinioFixture.tls() : MinioFixture.get();
     String bucket = minio.createBucket("settings");
     String tap = "settings" + (++taps);
     Configuration conf = minio.addTap(new Configuration(), tap, bucket, "w");
     s3a.forEach((k, v) -> conf.set("fs.dtap.tap." + tap + ".conf." + String.format(k, bucket), v));
-    conf.set("fs.dtap.committer.transport", transport);
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     boolean ssec = s3a.containsValue("SSE-C");
     S3Client client = minio.client();

@@ -28,7 +28,7 @@ final class S3Commits {
 
   /**
    * The configuration of a tap over the shared bucket. Settings that change the store (such as
-   * {@code fs.dtap.committer.signed-payload}) need a tap name of their own: filesystems, and with
+   * {@code fs.dtap.committer.conditional-put}) need a tap name of their own: filesystems, and with
    * them stores, are cached by tap name.
    *
    * @param tap the tap name
