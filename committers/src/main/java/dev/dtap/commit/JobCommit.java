@@ -3,6 +3,7 @@ package dev.dtap.commit;
 import dev.dtap.commit.store.NoSuchUploadException;
 import dev.dtap.commit.store.ObjectInfo;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,6 +36,11 @@ import org.slf4j.LoggerFactory;
 final class JobCommit {
   private static final Logger LOG = LoggerFactory.getLogger(JobCommit.class);
   private static final int CHUNK = 16;
+
+  /** Looks for the object of an upload being completed elsewhere: ~6 s in all, then gives up. */
+  private static final int COMPLETION_LOOKS = 6;
+
+  private static final long COMPLETION_PAUSE_MS = 100;
 
   private final CommitContext c;
   private final CommitSummary summary = new CommitSummary();
@@ -186,26 +192,62 @@ final class JobCommit {
     }
   }
 
-  /** Completes an upload, or confirms that an earlier run completed it. */
+  /**
+   * Completes an upload, or confirms that it was completed already: by an earlier run of job
+   * commit, or by this one's own request whose answer was lost and which the client sent again. A
+   * complete that finds its upload gone ({@link NoSuchUploadException}: S3's {@code NoSuchUpload},
+   * MinIO's {@code InvalidPart}) looks at the object: its own result is success, another object or
+   * none is a failure. While the upload is still listed, an earlier complete of it may still be
+   * under way in the store (its sender died, or gave up waiting), so the object is looked for
+   * again, with growing pauses, before the upload is given up.
+   */
   private void complete(PendingFile f) throws IOException {
-    try {
-      c.store().complete(f.key(), f.uploadId(), f.parts());
-    } catch (NoSuchUploadException e) {
-      Optional<ObjectInfo> o = c.store().head(f.key());
-      boolean ours = o.isPresent() && f.isResultOf(o.get(), true);
-      if (!ours) {
-        throw new IOException(
-            "Upload "
-                + f.uploadId()
-                + " of "
-                + c.displayPath(f.key())
-                + " is no longer pending and "
-                + (o.isPresent() ? "the object there is not its result" : "no object is there")
-                + ": it was aborted, or overwritten by another writer; the job's output is"
-                + " incomplete",
-            e);
+    for (int look = 0; ; look++) {
+      NoSuchUploadException gone;
+      try {
+        c.store().complete(f.key(), f.uploadId(), f.parts());
+        return;
+      } catch (NoSuchUploadException e) {
+        gone = e;
       }
-      summary.alreadyCompleted.incrementAndGet();
+      Optional<ObjectInfo> o = c.store().head(f.key());
+      if (o.isPresent() && f.isResultOf(o.get(), true)) {
+        summary.alreadyCompleted.incrementAndGet();
+        return;
+      }
+      boolean listed = c.store().listParts(f.key(), f.uploadId()).isPresent();
+      if (!listed || look == COMPLETION_LOOKS) {
+        throw notCompleted(f, o.isPresent(), listed, gone);
+      }
+      pause(COMPLETION_PAUSE_MS << look);
+    }
+  }
+
+  private IOException notCompleted(
+      PendingFile f, boolean objectThere, boolean listed, NoSuchUploadException cause) {
+    String state =
+        listed
+            ? "is still pending but could not be completed"
+            : "is no longer pending and "
+                + (objectThere ? "the object there is not its result" : "no object is there")
+                + ": it was aborted, or overwritten by another writer";
+    return new IOException(
+        "Upload "
+            + f.uploadId()
+            + " of "
+            + c.displayPath(f.key())
+            + " "
+            + state
+            + "; the job's output is incomplete",
+        cause);
+  }
+
+  private static void pause(long millis) throws InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while an upload was being completed");
     }
   }
 

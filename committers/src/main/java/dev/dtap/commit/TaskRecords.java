@@ -3,6 +3,7 @@ package dev.dtap.commit;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -38,12 +39,23 @@ final class TaskRecords {
     }
     for (; gen <= MAX_GENERATION; gen++) {
       String key = key(layout, record.taskId(), gen);
-      if (store.putIfAbsent(key, record.withGeneration(gen).encode())) {
+      byte[] encoded = record.withGeneration(gen).encode();
+      if (store.putIfAbsent(key, encoded) || isOurs(store, key, encoded)) {
         return key;
       }
     }
     throw new IOException(
         "Task " + record.taskId() + " has been committed more than " + MAX_GENERATION + " times");
+  }
+
+  /**
+   * Whether the record a conditional put found is the one it was writing. The store's answer to a
+   * put that succeeded can be lost and the put sent again, which then finds the record it wrote:
+   * the same bytes, which name this attempt, so no other attempt's record is taken for it.
+   */
+  private static boolean isOurs(MultipartStore store, String key, byte[] encoded)
+      throws IOException {
+    return store.get(key).map(b -> Arrays.equals(b, encoded)).orElse(false);
   }
 
   private static int highest(MultipartStore store, String taskDir) throws IOException {

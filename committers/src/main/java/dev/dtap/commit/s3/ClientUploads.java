@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -150,6 +151,10 @@ final class ClientUploads {
                   s3.completeMultipartUpload(
                       s3a.complete(key, uploadId, completedParts(parts)).build()))
           .eTag();
+    } catch (AwsServiceException e) {
+      String message = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage();
+      throw S3Errors.completeFailed(
+          names.display(key), uploadId, e.statusCode(), S3Errors.code(e), message, e);
     } catch (SdkException e) {
       throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
     } catch (UncheckedIOException e) {

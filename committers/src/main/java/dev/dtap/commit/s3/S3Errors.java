@@ -47,6 +47,44 @@ final class S3Errors {
         || (status == 404 && !"NoSuchKey".equals(code) && !"NoSuchBucket".equals(code));
   }
 
+  /**
+   * Whether a complete's failure says the upload is no longer there to complete. A complete whose
+   * first answer was lost, and that the client sent again, finds the upload it already completed
+   * gone: S3 answers {@code NoSuchUpload}, MinIO {@code InvalidPart} (the parts became the object).
+   * The caller then looks at the object to tell its own result from another writer's.
+   *
+   * @param status the HTTP status of the store's answer
+   * @param code the store's error code, or ""
+   * @return whether the failure is to be reported as a {@link NoSuchUploadException}
+   */
+  static boolean isGoneAtComplete(int status, String code) {
+    return isNoSuchUpload(status, code) || "InvalidPart".equals(code);
+  }
+
+  /**
+   * The exception for a failed complete: as {@link #translate(String, String, int, String, String,
+   * Throwable)}, a {@link NoSuchUploadException} where {@link #isGoneAtComplete} holds.
+   *
+   * @param where the dtap path it concerned
+   * @param uploadId the upload
+   * @param status the HTTP status
+   * @param code the store's error code, or ""
+   * @param message the store's error message, or null
+   * @param cause the exception that carried the answer
+   * @return the classified exception
+   */
+  static IOException completeFailed(
+      String where, String uploadId, int status, String code, String message, Throwable cause) {
+    String operation = "complete upload " + uploadId + " to";
+    IOException x = translate(operation, where, status, code, message, cause);
+    if (isGoneAtComplete(status, code) && !(x instanceof NoSuchUploadException)) {
+      NoSuchUploadException gone = new NoSuchUploadException(x.getMessage());
+      gone.initCause(cause);
+      return gone;
+    }
+    return x;
+  }
+
   static boolean isMissing(SdkException e) {
     return isStatus(e, 404) && !"NoSuchBucket".equals(code(e));
   }

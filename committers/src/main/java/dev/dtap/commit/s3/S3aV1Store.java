@@ -146,6 +146,14 @@ final class S3aV1Store implements MultipartStore {
               key,
               () -> s3.completeMultipartUpload(s3a.complete(key, uploadId, etags)))
           .getETag();
+    } catch (AmazonServiceException e) {
+      throw S3Errors.completeFailed(
+          where(key),
+          uploadId,
+          e.getStatusCode(),
+          e.getErrorCode() == null ? "" : e.getErrorCode(),
+          e.getErrorMessage(),
+          e);
     } catch (AmazonClientException e) {
       throw translate("complete upload " + uploadId + " to", where(key), e);
     }

@@ -2,6 +2,7 @@ package dev.dtap.commit.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.commit.store.NoSuchUploadException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -64,5 +65,33 @@ class TestS3Errors {
         new UncheckedIOException(new IOException("Premature end of " + ENDPOINT + " response"));
     IOException e = S3Errors.translate("Listing the parts of", "dtap://lake/out/part-0", cut);
     assertThat(e.getMessage()).contains("dtap://lake/out/part-0").doesNotContain("minio.lake");
+  }
+
+  @Test
+  void aCompleteThatFindsItsUploadGoneIsNoSuchUploadWhateverTheStoreCallsIt() {
+    Exception cause = new RuntimeException("the SDK's exception");
+    for (String code : new String[] {"NoSuchUpload", "InvalidPart"}) {
+      IOException e =
+          S3Errors.completeFailed(
+              "dtap://lake/out/part-0",
+              "u-1",
+              code.equals("InvalidPart") ? 400 : 404,
+              code,
+              "gone",
+              cause);
+      assertThat(e)
+          .as(code)
+          .isInstanceOf(NoSuchUploadException.class)
+          .hasMessageContaining("dtap://lake/out/part-0")
+          .hasMessageContaining(code)
+          .hasCause(cause);
+    }
+    IOException denied =
+        S3Errors.completeFailed("dtap://lake/out/part-0", "u-1", 403, "AccessDenied", null, cause);
+    assertThat(denied).isInstanceOf(AccessDeniedException.class);
+    IOException other =
+        S3Errors.completeFailed(
+            "dtap://lake/out/part-0", "u-1", 400, "EntityTooSmall", null, cause);
+    assertThat(other).isNotInstanceOf(NoSuchUploadException.class).hasMessageContaining("400");
   }
 }

@@ -10,6 +10,7 @@ import dev.dtap.commit.store.UploadedPart;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -35,7 +36,8 @@ import org.apache.hadoop.fs.RemoteIterator;
  * pending uploads are directories of part files under a separate uploads directory, completion
  * concatenates the parts and publishes the file with an atomic move, and conditional creates use
  * {@code CREATE_NEW}. Etags are S3's: the MD5 of a part, and the MD5 of the parts' MD5s with a part
- * count for a completed upload. A fault can be injected before the n-th request of an operation.
+ * count for a completed upload. A fault can be injected before the n-th request of an operation,
+ * and an acknowledgement lost after it ({@link #loseAnswerOn}, {@link #stillCompletingOn}).
  *
  * <p>Thread-safe.
  */
@@ -45,6 +47,12 @@ public final class LocalMultipartStore implements MultipartStore {
   private final StoreStatistics stats = new StoreStatistics();
   private volatile Op failOp;
   private final AtomicInteger failCountdown = new AtomicInteger(-1);
+  private volatile Op lostAnswerOp;
+  private final AtomicInteger lostAnswerCountdown = new AtomicInteger(-1);
+  private final AtomicInteger stillCompletingCountdown = new AtomicInteger(-1);
+
+  /** A complete another request is still carrying out: it ends when its upload is next listed. */
+  private volatile Runnable completing;
 
   /**
    * @param uploads where pending uploads live; outside any tap root
@@ -62,6 +70,35 @@ public final class LocalMultipartStore implements MultipartStore {
   public void failOn(Op op, int n) {
     failOp = op;
     failCountdown.set(n);
+  }
+
+  /**
+   * Loses the answer to the n-th next request of an operation ({@link Op#COMPLETE} or a conditional
+   * {@link Op#PUT}) and answers as the store answers the client's repeat of it: the request is
+   * carried out, then a complete finds its upload gone ({@link NoSuchUploadException}) and a
+   * conditional put finds the object it wrote (false).
+   */
+  public void loseAnswerOn(Op op, int n) {
+    lostAnswerOp = op;
+    lostAnswerCountdown.set(n);
+  }
+
+  private boolean answerLost(Op op) {
+    if (op == lostAnswerOp && lostAnswerCountdown.decrementAndGet() == 0) {
+      lostAnswerOp = null;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The n-th next complete meets an earlier complete of the same upload that the store is still
+   * carrying out (sent by a client that died, say): it fails as MinIO fails it ({@code
+   * InvalidPart}, a {@link NoSuchUploadException}), the object is not there yet, and the earlier
+   * complete ends right after the upload's parts are next listed.
+   */
+  public void stillCompletingOn(int n) {
+    stillCompletingCountdown.set(n);
   }
 
   private void count(Op op) throws IOException {
@@ -136,6 +173,27 @@ public final class LocalMultipartStore implements MultipartStore {
   @Override
   public String complete(String key, String uploadId, List<UploadedPart> parts) throws IOException {
     count(Op.COMPLETE);
+    if (stillCompletingCountdown.decrementAndGet() == 0) {
+      upload(key, uploadId);
+      completing =
+          () -> {
+            try {
+              completeNow(key, uploadId, parts);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          };
+      throw new NoSuchUploadException("InvalidPart: upload " + uploadId + " is being completed");
+    }
+    String etag = completeNow(key, uploadId, parts);
+    if (answerLost(Op.COMPLETE)) {
+      return completeNow(key, uploadId, parts);
+    }
+    return etag;
+  }
+
+  private String completeNow(String key, String uploadId, List<UploadedPart> parts)
+      throws IOException {
     Path dir = upload(key, uploadId);
     Path target = file(key);
     Files.createDirectories(target.getParent());
@@ -173,6 +231,18 @@ public final class LocalMultipartStore implements MultipartStore {
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
     count(Op.LIST_PARTS);
+    try {
+      return listPartsNow(uploadId);
+    } finally {
+      Runnable earlier = completing;
+      if (earlier != null) {
+        completing = null;
+        earlier.run();
+      }
+    }
+  }
+
+  private Optional<List<UploadedPart>> listPartsNow(String uploadId) throws IOException {
     Path dir = uploads.resolve(uploadId);
     if (!Files.isDirectory(dir)) {
       return Optional.empty();
@@ -211,7 +281,7 @@ public final class LocalMultipartStore implements MultipartStore {
     try {
       Files.write(target, data, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       Files.deleteIfExists(etagFile(key));
-      return true;
+      return !answerLost(Op.PUT);
     } catch (FileAlreadyExistsException e) {
       return false;
     }
