@@ -37,8 +37,11 @@ AREAS = [
      "attempt is aborted and run again as a new attempt; a job commit that fails is recovered "
      "with `dtap committer recover`'s code (or, where the store lost an upload in its crash, rolled "
      "back with `dtap committer abort`'s). Afterwards every part file is compared byte for byte, "
-     "every upload the tasks left is asked for by its id (completed or aborted), and MinIO is "
-     "asked for pending multipart uploads under the destination."),
+     "every upload the tasks left is asked for by its id (completed or aborted), and every "
+     "multipart upload pending in the bucket is listed: none may be under the destination. "
+     "(MinIO lists pending uploads of one object key or of a whole bucket, and answers an empty "
+     "list for a directory prefix; rows before 2026-12-07 came from such a listing and saw "
+     "none.)"),
     ("cache-disk", "The cache's own disk (ITestCacheDiskFaults)",
      "The cache directory is a real 3 MiB tmpfs: it fills up, then is remounted read-only."),
     ("load", "Load (ITestLoad, as CI runs it)",

@@ -448,12 +448,7 @@ class ITestSparkDropIn {
     Await.until(
         "no multipart upload pending under " + prefix + " after the job",
         Duration.ofMinutes(2),
-        () ->
-            minio
-                .client()
-                .listMultipartUploads(b -> b.bucket(bucket).prefix(prefix))
-                .uploads()
-                .isEmpty());
+        () -> minio.pendingUploads(bucket, prefix).isEmpty());
   }
 
   private List<String> keys(String prefix) {

@@ -222,11 +222,7 @@ class ITestCommitFaults {
           .isTrue();
     }
     List<String> pending = new ArrayList<>();
-    for (MultipartUpload u :
-        minio
-            .client()
-            .listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix("out/job-" + job + "/"))
-            .uploads()) {
+    for (MultipartUpload u : minio.pendingUploads(bucket, "out/job-" + job + "/")) {
       pending.add(u.key() + " " + u.uploadId());
     }
     assertThat(pending).as("uploads neither completed nor aborted").isEmpty();
@@ -289,11 +285,7 @@ class ITestCommitFaults {
   /** The multipart uploads pending under a prefix, as key and upload id. */
   private List<String[]> pendingUploads(String prefix) {
     List<String[]> uploads = new ArrayList<>();
-    for (MultipartUpload u :
-        minio
-            .client()
-            .listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(prefix))
-            .uploads()) {
+    for (MultipartUpload u : minio.pendingUploads(bucket, prefix)) {
       uploads.add(new String[] {u.key(), u.uploadId()});
     }
     return uploads;
