@@ -1,5 +1,6 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
 import dev.dtap.commit.store.PartData;
@@ -39,8 +40,13 @@ final class BackendHidingStore implements MultipartStore {
   }
 
   @Override
-  public String initiate(String key) throws IOException {
+  public InitiatedUpload initiate(String key) throws IOException {
     return hidden(() -> store.initiate(key));
+  }
+
+  @Override
+  public List<String> pendingUploads(String key) throws IOException {
+    return hidden(() -> store.pendingUploads(key));
   }
 
   @Override

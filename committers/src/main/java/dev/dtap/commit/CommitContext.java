@@ -1,15 +1,27 @@
 package dev.dtap.commit;
 
 import dev.dtap.commit.store.MultipartStore;
+import dev.dtap.commit.store.ObjectInfo;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One job's commit data on one destination: the store, the layout of the job's directory, the job
  * id and the settings. Immutable.
  */
 final class CommitContext {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitContext.class);
+
+  /** The most keys one bulk delete takes. */
+  private static final int DELETE_BATCH = 1000;
+
   final CommitTap tap;
   private final MultipartStore store;
   final JobLayout layout;
@@ -99,9 +111,53 @@ final class CommitContext {
     return store().abort(e.key(), e.uploadId());
   }
 
-  /** Deletes everything under the job's directory. */
+  /**
+   * Deletes everything under the job's directory, after aborting what is pending at each key whose
+   * initiate was sent more than once ({@link JobLayout#resentDir()}). By the time a job is
+   * committed or aborted its own uploads of those keys are completed or aborted, so an upload still
+   * pending there was started by an earlier send whose answer was lost, and nobody else knows its
+   * id.
+   */
   void deleteJobDir() throws IOException {
-    deleteUnder(layout.jobDir(), key -> false);
+    List<String> keys = new ArrayList<>();
+    RemoteIterator<ObjectInfo> it = store().list(layout.jobDir());
+    while (it.hasNext()) {
+      keys.add(it.next().key());
+    }
+    for (String key : keys) {
+      if (key.startsWith(layout.resentDir())) {
+        abortUnknownUploads(key);
+      }
+    }
+    for (int i = 0; i < keys.size(); i += DELETE_BATCH) {
+      store().delete(keys.subList(i, Math.min(keys.size(), i + DELETE_BATCH)));
+    }
+  }
+
+  /**
+   * Aborts the uploads pending at a key a marker names. A failure leaves an upload for the bucket's
+   * lifecycle rule and is logged, never failing a job whose output is complete.
+   */
+  private void abortUnknownUploads(String marker) {
+    String key = null;
+    try {
+      Optional<byte[]> named = store().get(marker);
+      if (!named.isPresent()) {
+        return;
+      }
+      key = new String(named.get(), StandardCharsets.UTF_8);
+      for (String id : store().pendingUploads(key)) {
+        if (store().abort(key, id)) {
+          LOG.info("Aborted upload {} of {}, started by an initiate sent twice", id, where(key));
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn(
+          "Could not abort what an initiate sent twice left pending at {}; the bucket's lifecycle"
+              + " rule for incomplete uploads will: {}",
+          key == null ? where(marker) : where(key),
+          e.toString());
+    }
   }
 
   /**
@@ -113,15 +169,15 @@ final class CommitContext {
    * @throws IOException if listing or deleting fails
    */
   void deleteUnder(String prefix, java.util.function.Predicate<String> skip) throws IOException {
-    java.util.List<String> batch = new java.util.ArrayList<>();
-    org.apache.hadoop.fs.RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = store().list(prefix);
+    List<String> batch = new ArrayList<>();
+    RemoteIterator<ObjectInfo> it = store().list(prefix);
     while (it.hasNext()) {
       String key = it.next().key();
       if (skip.test(key)) {
         continue;
       }
       batch.add(key);
-      if (batch.size() == 1000) {
+      if (batch.size() == DELETE_BATCH) {
         store().delete(batch);
         batch.clear();
       }

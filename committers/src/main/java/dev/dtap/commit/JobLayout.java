@@ -108,6 +108,14 @@ final class JobLayout {
         Locale.ROOT, "%08d-%08x", ENTRIES.incrementAndGet(), ThreadLocalRandom.current().nextInt());
   }
 
+  /**
+   * @return where the keys of initiates sent more than once are noted, for the job's end to abort
+   *     what their earlier sends started
+   */
+  String resentDir() {
+    return jobDir + "resent/";
+  }
+
   String tasksRoot() {
     return jobDir + "tasks/";
   }

@@ -1,7 +1,9 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.MultipartStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A multipart upload started the way the journal requires: its id is recorded in the job's journal
@@ -32,9 +34,14 @@ final class JournaledUpload {
    */
   static JournaledUpload start(MultipartStore store, JobLayout layout, String key, String attempt)
       throws IOException {
-    String id = store.initiate(key);
+    InitiatedUpload upload = store.initiate(key);
+    String id = upload.uploadId();
     String name = JobLayout.newEntryName();
     try {
+      if (upload.resent()) {
+        // an earlier send may have started an upload nobody knows: the job's end aborts it
+        store.put(layout.resentDir() + name, key.getBytes(StandardCharsets.UTF_8));
+      }
       store.put(
           layout.journalDir(attempt) + name,
           new JournalEntry(key, id, attempt, System.currentTimeMillis()).encode());

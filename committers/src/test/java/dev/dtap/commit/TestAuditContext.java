@@ -3,6 +3,7 @@ package dev.dtap.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.PartData;
 import dev.dtap.commit.store.UploadedPart;
@@ -104,7 +105,7 @@ class TestAuditContext {
     MultipartStore store =
         new ForwardingStore(new LocalMultipartStore(dir.resolve("uploads"))) {
           @Override
-          public String initiate(String key) throws IOException {
+          public InitiatedUpload initiate(String key) throws IOException {
             seen.add("initiate " + ids());
             return super.initiate(key);
           }

@@ -3,6 +3,7 @@ package dev.dtap.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
 import dev.dtap.commit.store.PartData;
@@ -21,7 +22,7 @@ class TestBackendHidingStore {
   private final MultipartStore failing =
       new ForwardingStore(null) {
         @Override
-        public String initiate(String key) throws IOException {
+        public InitiatedUpload initiate(String key) throws IOException {
           throw leak();
         }
 

@@ -38,7 +38,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * client's repeat as S3 does: a task's record is written once, not once more under the next
  * generation; a complete whose upload is gone is recognised as done by its object; and a complete
  * meeting an earlier complete of the same upload still under way waits for its object rather than
- * failing a job that is whole. MinIO through a proxy that drops answers: ITestCommitterLostAnswers.
+ * failing a job that is whole; and an upload an initiate sent twice started, whose id nobody
+ * learned, is aborted when the job ends. MinIO through a proxy that drops answers:
+ * ITestCommitterLostAnswers.
  */
 class TestLostAnswers {
   private static final int TASKS = 3;
@@ -135,6 +137,16 @@ class TestLostAnswers {
       throws Exception {
     setUp(committer);
     store.stillCompletingOn(2);
+    runJob();
+    assertWholeOutput();
+  }
+
+  @ParameterizedTest(name = "{0} committer")
+  @ValueSource(strings = {"magic", "staging"})
+  void anUploadStartedByAnInitiateSentTwiceIsAbortedAtTheJobsEnd(String committer)
+      throws Exception {
+    setUp(committer);
+    store.resendInitiateOn(2);
     runJob();
     assertWholeOutput();
   }

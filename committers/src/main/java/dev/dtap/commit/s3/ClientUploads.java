@@ -1,5 +1,6 @@
 package dev.dtap.commit.s3;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.PartData;
 import dev.dtap.commit.store.StoreStatistics.Op;
@@ -14,8 +15,10 @@ import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.metrics.MetricPublisher;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
@@ -32,6 +35,7 @@ final class ClientUploads {
   private final S3aSpans spans;
   private final KeyNames names;
   private final String checksumAlgorithm;
+  private final List<MetricPublisher> clientPublishers;
 
   /**
    * @param s3a the tap's S3A
@@ -44,18 +48,34 @@ final class ClientUploads {
     this.spans = s3a.spans();
     this.names = names;
     this.checksumAlgorithm = checksumAlgorithm;
+    this.clientPublishers =
+        s3.serviceClientConfiguration().overrideConfiguration().metricPublishers();
   }
 
   /**
    * @param key the object key
-   * @return the new upload's id
+   * @return the new upload, and whether the SDK sent the initiate more than once
    * @throws IOException if the store refuses or cannot be reached
    */
-  String initiate(String key) throws IOException {
+  InitiatedUpload initiate(String key) throws IOException {
+    SendCount sends = new SendCount(clientPublishers);
     try {
-      return spans
-          .run(Op.INITIATE, key, () -> s3.createMultipartUpload(s3a.initiate(key).build()))
-          .uploadId();
+      String id =
+          spans
+              .run(
+                  Op.INITIATE,
+                  key,
+                  () -> {
+                    CreateMultipartUploadRequest.Builder b = s3a.initiate(key);
+                    AwsRequestOverrideConfiguration o = b.overrideConfiguration();
+                    b.overrideConfiguration(
+                        (o == null ? AwsRequestOverrideConfiguration.builder() : o.toBuilder())
+                            .addMetricPublisher(sends)
+                            .build());
+                    return s3.createMultipartUpload(b.build());
+                  })
+              .uploadId();
+      return new InitiatedUpload(id, sends.resent());
     } catch (SdkException e) {
       throw S3Errors.translate("initiate upload to", names.display(key), e);
     } catch (UncheckedIOException e) {

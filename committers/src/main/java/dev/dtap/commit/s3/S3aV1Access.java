@@ -11,6 +11,7 @@ import com.amazonaws.services.s3.model.DeleteObjectsRequest;
 import com.amazonaws.services.s3.model.GetObjectMetadataRequest;
 import com.amazonaws.services.s3.model.GetObjectRequest;
 import com.amazonaws.services.s3.model.InitiateMultipartUploadRequest;
+import com.amazonaws.services.s3.model.ListMultipartUploadsRequest;
 import com.amazonaws.services.s3.model.ListObjectsV2Request;
 import com.amazonaws.services.s3.model.ObjectMetadata;
 import com.amazonaws.services.s3.model.PartETag;
@@ -50,6 +51,7 @@ final class S3aV1Access {
   private final Method head;
   private final Method list;
   private final Method delete;
+  private final Method uploads;
   private final Method encryption;
 
   private S3aV1Access(FileSystem s3a) throws IOException {
@@ -91,6 +93,7 @@ final class S3aV1Access {
     this.head = method(rf, "newGetObjectMetadataRequest", String.class);
     this.list = method(rf, "newListObjectsV2Request", String.class, String.class, int.class);
     this.delete = method(rf, "newBulkDeleteRequest", List.class);
+    this.uploads = method(rf, "newListMultipartUploadsRequest", String.class);
     this.encryption = method(rf, "getServerSideEncryptionAlgorithm");
   }
 
@@ -177,5 +180,9 @@ final class S3aV1Access {
 
   DeleteObjectsRequest delete(List<DeleteObjectsRequest.KeyVersion> keys) throws IOException {
     return (DeleteObjectsRequest) call(delete, factory, keys);
+  }
+
+  ListMultipartUploadsRequest uploads(String prefix) throws IOException {
+    return (ListMultipartUploadsRequest) call(uploads, factory, prefix);
   }
 }

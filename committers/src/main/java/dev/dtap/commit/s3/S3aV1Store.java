@@ -2,18 +2,17 @@ package dev.dtap.commit.s3;
 
 import com.amazonaws.AmazonClientException;
 import com.amazonaws.AmazonServiceException;
+import com.amazonaws.AmazonWebServiceClient;
 import com.amazonaws.services.s3.AmazonS3;
 import com.amazonaws.services.s3.model.DeleteObjectsRequest.KeyVersion;
 import com.amazonaws.services.s3.model.ListObjectsV2Result;
-import com.amazonaws.services.s3.model.ListPartsRequest;
 import com.amazonaws.services.s3.model.MultiObjectDeleteException;
 import com.amazonaws.services.s3.model.ObjectMetadata;
 import com.amazonaws.services.s3.model.PartETag;
-import com.amazonaws.services.s3.model.PartListing;
-import com.amazonaws.services.s3.model.PartSummary;
 import com.amazonaws.services.s3.model.PutObjectRequest;
 import com.amazonaws.services.s3.model.S3Object;
 import com.amazonaws.services.s3.model.S3ObjectSummary;
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
@@ -47,6 +46,7 @@ final class S3aV1Store implements MultipartStore {
   private final StoreStatistics stats = new StoreStatistics();
   private final StoreRetries retries;
   private final S3aSpans spans;
+  private final V1PendingUploads pending;
 
   S3aV1Store(S3aV1Access s3a, KeyNames names, boolean conditionalPut) {
     this.s3a = s3a;
@@ -55,43 +55,11 @@ final class S3aV1Store implements MultipartStore {
     this.conditionalPut = conditionalPut;
     this.spans = s3a.spans();
     this.retries = new StoreRetries(s3a.conf(), spans);
+    this.pending = new V1PendingUploads(s3a, names, stats);
   }
 
   private String where(String key) {
     return names.display(key);
-  }
-
-  private static IOException translate(String operation, String where, AmazonClientException e) {
-    if (e instanceof AmazonServiceException) {
-      AmazonServiceException s = (AmazonServiceException) e;
-      String code = s.getErrorCode() == null ? "" : s.getErrorCode();
-      return S3Errors.translate(operation, where, s.getStatusCode(), code, s.getErrorMessage(), e);
-    }
-    if (S3Errors.isAuditRefusal(e)) {
-      return S3Errors.auditRefusal(operation, where, e);
-    }
-    if (Thread.currentThread().isInterrupted()) {
-      return S3Errors.interrupted(operation, where, e);
-    }
-    return S3Errors.unanswered(operation, where, e);
-  }
-
-  private static boolean status(AmazonClientException e, int status) {
-    return e instanceof AmazonServiceException
-        && ((AmazonServiceException) e).getStatusCode() == status;
-  }
-
-  private static boolean noSuchUpload(AmazonClientException e) {
-    if (!(e instanceof AmazonServiceException)) {
-      return false;
-    }
-    AmazonServiceException s = (AmazonServiceException) e;
-    return S3Errors.isNoSuchUpload(
-        s.getStatusCode(), s.getErrorCode() == null ? "" : s.getErrorCode());
-  }
-
-  private static boolean missing(AmazonClientException e) {
-    return status(e, 404) && !"NoSuchBucket".equals(((AmazonServiceException) e).getErrorCode());
   }
 
   @Override
@@ -100,15 +68,32 @@ final class S3aV1Store implements MultipartStore {
   }
 
   @Override
-  public String initiate(String key) throws IOException {
+  public InitiatedUpload initiate(String key) throws IOException {
     stats.request(Op.INITIATE);
+    V1SendCount sends =
+        new V1SendCount(
+            s3 instanceof AmazonWebServiceClient
+                ? ((AmazonWebServiceClient) s3).getRequestMetricsCollector()
+                : null);
     try {
-      return spans
-          .run(Op.INITIATE, key, () -> s3.initiateMultipartUpload(s3a.initiate(key)))
-          .getUploadId();
+      String id =
+          spans
+              .run(
+                  Op.INITIATE,
+                  key,
+                  () ->
+                      s3.initiateMultipartUpload(
+                          s3a.initiate(key).withRequestMetricCollector(sends)))
+              .getUploadId();
+      return new InitiatedUpload(id, sends.resent());
     } catch (AmazonClientException e) {
-      throw translate("initiate upload to", where(key), e);
+      throw V1Errors.translate("initiate upload to", where(key), e);
     }
+  }
+
+  @Override
+  public List<String> pendingUploads(String key) throws IOException {
+    return retries.idempotent(Op.LIST_UPLOADS, key, where(key), () -> pending.uploads(key));
   }
 
   @Override
@@ -127,7 +112,7 @@ final class S3aV1Store implements MultipartStore {
       stats.uploaded(data.length());
       return new UploadedPart(partNumber, etag, data.length());
     } catch (AmazonClientException e) {
-      throw translate(
+      throw V1Errors.translate(
           "upload part " + partNumber + " of upload " + uploadId + " to", where(key), e);
     }
   }
@@ -155,7 +140,7 @@ final class S3aV1Store implements MultipartStore {
           e.getErrorMessage(),
           e);
     } catch (AmazonClientException e) {
-      throw translate("complete upload " + uploadId + " to", where(key), e);
+      throw V1Errors.translate("complete upload " + uploadId + " to", where(key), e);
     }
   }
 
@@ -172,44 +157,16 @@ final class S3aV1Store implements MultipartStore {
           });
       return true;
     } catch (AmazonClientException e) {
-      if (noSuchUpload(e)) {
+      if (V1Errors.noSuchUpload(e)) {
         return false;
       }
-      throw translate("abort upload " + uploadId + " to", where(key), e);
+      throw V1Errors.translate("abort upload " + uploadId + " to", where(key), e);
     }
   }
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
-    return retries.idempotent(Op.LIST_PARTS, key, where(key), () -> listPartsOnce(key, uploadId));
-  }
-
-  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
-      throws IOException {
-    List<UploadedPart> parts = new ArrayList<>();
-    Integer marker = null;
-    try {
-      while (true) {
-        stats.request(Op.LIST_PARTS);
-        ListPartsRequest r = new ListPartsRequest(s3a.bucket(), key, uploadId);
-        if (marker != null) {
-          r.setPartNumberMarker(marker);
-        }
-        PartListing page = s3.listParts(r);
-        for (PartSummary p : page.getParts()) {
-          parts.add(new UploadedPart(p.getPartNumber(), p.getETag(), p.getSize()));
-        }
-        if (!page.isTruncated() || page.getNextPartNumberMarker() == null) {
-          return Optional.of(parts);
-        }
-        marker = page.getNextPartNumberMarker();
-      }
-    } catch (AmazonClientException e) {
-      if (noSuchUpload(e)) {
-        return Optional.empty();
-      }
-      throw translate("list parts of upload " + uploadId + " to", where(key), e);
-    }
+    return retries.idempotent(Op.LIST_PARTS, key, where(key), () -> pending.parts(key, uploadId));
   }
 
   @Override
@@ -222,7 +179,7 @@ final class S3aV1Store implements MultipartStore {
           () -> s3.putObject(s3a.put(key, new ByteArrayInputStream(data), data.length)));
       stats.uploaded(data.length);
     } catch (AmazonClientException e) {
-      throw translate("put", where(key), e);
+      throw V1Errors.translate("put", where(key), e);
     }
   }
 
@@ -250,10 +207,10 @@ final class S3aV1Store implements MultipartStore {
       return true;
     } catch (AmazonClientException e) {
       // 412: the object exists; 409: a concurrent conditional write to the key is in progress
-      if (status(e, 412) || status(e, 409)) {
+      if (V1Errors.status(e, 412) || V1Errors.status(e, 409)) {
         return false;
       }
-      throw translate("conditional put", where(key), e);
+      throw V1Errors.translate("conditional put", where(key), e);
     }
   }
 
@@ -274,10 +231,10 @@ final class S3aV1Store implements MultipartStore {
         return Optional.of(in.readAllBytes());
       }
     } catch (AmazonClientException e) {
-      if (missing(e)) {
+      if (V1Errors.missing(e)) {
         return Optional.empty();
       }
-      throw translate("get", where(key), e);
+      throw V1Errors.translate("get", where(key), e);
     }
   }
 
@@ -293,10 +250,10 @@ final class S3aV1Store implements MultipartStore {
       long mtime = md.getLastModified() == null ? 0 : md.getLastModified().getTime();
       return Optional.of(new ObjectInfo(key, md.getContentLength(), md.getETag(), mtime));
     } catch (AmazonClientException e) {
-      if (missing(e)) {
+      if (V1Errors.missing(e)) {
         return Optional.empty();
       }
-      throw translate("head", where(key), e);
+      throw V1Errors.translate("head", where(key), e);
     }
   }
 
@@ -349,7 +306,7 @@ final class S3aV1Store implements MultipartStore {
                 r.setContinuationToken(token);
                 return s3.listObjectsV2(r);
               } catch (AmazonClientException e) {
-                throw translate("list", where(prefix), e);
+                throw V1Errors.translate("list", where(prefix), e);
               }
             });
   }
@@ -388,7 +345,7 @@ final class S3aV1Store implements MultipartStore {
                 + failed.subList(0, Math.min(5, failed.size())));
       }
     } catch (AmazonClientException e) {
-      throw translate("delete " + batch.size() + " objects from", describe(), e);
+      throw V1Errors.translate("delete " + batch.size() + " objects from", describe(), e);
     }
   }
 

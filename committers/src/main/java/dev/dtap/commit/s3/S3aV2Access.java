@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -51,6 +52,7 @@ final class S3aV2Access {
   private final Method head;
   private final Method list;
   private final Method delete;
+  private final Method uploads;
   private final Method encryption;
 
   private S3aV2Access(FileSystem s3a) throws IOException {
@@ -100,6 +102,7 @@ final class S3aV2Access {
     this.head = method(rf, "newHeadObjectRequestBuilder", String.class);
     this.list = method(rf, "newListObjectsV2RequestBuilder", String.class, String.class, int.class);
     this.delete = method(rf, "newBulkDeleteRequestBuilder", List.class);
+    this.uploads = method(rf, "newListMultipartUploadsRequestBuilder", String.class);
     this.encryption = method(rf, "getServerSideEncryptionAlgorithm");
   }
 
@@ -199,5 +202,9 @@ final class S3aV2Access {
 
   DeleteObjectsRequest.Builder delete(List<ObjectIdentifier> ids) throws IOException {
     return (DeleteObjectsRequest.Builder) call(delete, factory, ids);
+  }
+
+  ListMultipartUploadsRequest.Builder uploads(String prefix) throws IOException {
+    return (ListMultipartUploadsRequest.Builder) call(uploads, factory, prefix);
   }
 }

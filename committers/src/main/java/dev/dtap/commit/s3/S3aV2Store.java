@@ -1,5 +1,6 @@
 package dev.dtap.commit.s3;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
@@ -21,13 +22,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.ListPartsRequest;
-import software.amazon.awssdk.services.s3.model.ListPartsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.Part;
 import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -48,6 +45,7 @@ final class S3aV2Store implements MultipartStore {
   private final StoreStatistics stats = new StoreStatistics();
   private final StoreRetries retries;
   private final S3aSpans spans;
+  private final V2PendingUploads pending;
 
   /**
    * @param s3a the tap's S3A
@@ -63,6 +61,7 @@ final class S3aV2Store implements MultipartStore {
     this.conditionalPut = conditionalPut;
     this.spans = s3a.spans();
     this.retries = new StoreRetries(s3a.conf(), spans);
+    this.pending = new V2PendingUploads(s3a, names, stats);
   }
 
   private String where(String key) {
@@ -75,9 +74,14 @@ final class S3aV2Store implements MultipartStore {
   }
 
   @Override
-  public String initiate(String key) throws IOException {
+  public InitiatedUpload initiate(String key) throws IOException {
     stats.request(Op.INITIATE);
     return uploads.initiate(key);
+  }
+
+  @Override
+  public List<String> pendingUploads(String key) throws IOException {
+    return retries.idempotent(Op.LIST_UPLOADS, key, where(key), () -> pending.uploads(key));
   }
 
   @Override
@@ -113,50 +117,7 @@ final class S3aV2Store implements MultipartStore {
 
   @Override
   public Optional<List<UploadedPart>> listParts(String key, String uploadId) throws IOException {
-    return retries.idempotent(Op.LIST_PARTS, key, where(key), () -> listPartsOnce(key, uploadId));
-  }
-
-  private Optional<List<UploadedPart>> listPartsOnce(String key, String uploadId)
-      throws IOException {
-    // S3A has no builder for it: the encryption key its HEAD of the object would carry, if any
-    HeadObjectRequest head = s3a.head(key).build();
-    List<UploadedPart> parts = new ArrayList<>();
-    Integer marker = null;
-    try {
-      while (true) {
-        stats.request(Op.LIST_PARTS);
-        ListPartsRequest.Builder b =
-            ListPartsRequest.builder()
-                .bucket(s3a.bucket())
-                .key(key)
-                .uploadId(uploadId)
-                .sseCustomerAlgorithm(head.sseCustomerAlgorithm())
-                .sseCustomerKey(head.sseCustomerKey())
-                .sseCustomerKeyMD5(head.sseCustomerKeyMD5());
-        if (marker != null) {
-          b.partNumberMarker(marker);
-        }
-        ListPartsResponse r = s3.listParts(b.build());
-        for (Part p : r.parts()) {
-          String alg = r.checksumAlgorithmAsString();
-          String sum =
-              alg == null ? null : p.getValueForField("Checksum" + alg, String.class).orElse(null);
-          parts.add(
-              new UploadedPart(p.partNumber(), p.eTag(), p.size(), sum == null ? null : alg, sum));
-        }
-        if (!Boolean.TRUE.equals(r.isTruncated()) || r.nextPartNumberMarker() == null) {
-          return Optional.of(parts);
-        }
-        marker = r.nextPartNumberMarker();
-      }
-    } catch (SdkException e) {
-      if (S3Errors.isNoSuchUpload(e)) {
-        return Optional.empty();
-      }
-      throw S3Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
-    } catch (UncheckedIOException e) {
-      throw S3Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
-    }
+    return retries.idempotent(Op.LIST_PARTS, key, where(key), () -> pending.parts(key, uploadId));
   }
 
   @Override

@@ -28,10 +28,19 @@ public interface MultipartStore extends Closeable {
    * Starts a multipart upload; nothing is visible at the key until {@link #complete}.
    *
    * @param key the destination key
-   * @return the upload id
+   * @return the upload, and whether the request was sent more than once
    * @throws IOException on failure
    */
-  String initiate(String key) throws IOException;
+  InitiatedUpload initiate(String key) throws IOException;
+
+  /**
+   * The uploads pending at exactly one key, whoever started them.
+   *
+   * @param key the destination key
+   * @return their ids
+   * @throws IOException on failure
+   */
+  List<String> pendingUploads(String key) throws IOException;
 
   /**
    * Uploads one part. Part numbers start at 1; every part but the last must be at least {@link

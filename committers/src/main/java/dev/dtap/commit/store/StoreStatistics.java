@@ -16,6 +16,7 @@ public final class StoreStatistics {
     COMPLETE,
     ABORT,
     LIST_PARTS,
+    LIST_UPLOADS,
     PUT,
     GET,
     HEAD,

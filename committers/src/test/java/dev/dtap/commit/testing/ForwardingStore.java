@@ -1,5 +1,6 @@
 package dev.dtap.commit.testing;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
 import dev.dtap.commit.store.PartData;
@@ -25,8 +26,13 @@ public class ForwardingStore implements MultipartStore {
   }
 
   @Override
-  public String initiate(String key) throws IOException {
+  public InitiatedUpload initiate(String key) throws IOException {
     return d.initiate(key);
+  }
+
+  @Override
+  public List<String> pendingUploads(String key) throws IOException {
+    return d.pendingUploads(key);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.dtap.commit.testing;
 
+import dev.dtap.commit.store.InitiatedUpload;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.NoSuchUploadException;
 import dev.dtap.commit.store.ObjectInfo;
@@ -37,7 +38,8 @@ import org.apache.hadoop.fs.RemoteIterator;
  * concatenates the parts and publishes the file with an atomic move, and conditional creates use
  * {@code CREATE_NEW}. Etags are S3's: the MD5 of a part, and the MD5 of the parts' MD5s with a part
  * count for a completed upload. A fault can be injected before the n-th request of an operation,
- * and an acknowledgement lost after it ({@link #loseAnswerOn}, {@link #stillCompletingOn}).
+ * and an acknowledgement lost after it ({@link #loseAnswerOn}, {@link #stillCompletingOn}, {@link
+ * #resendInitiateOn}).
  *
  * <p>Thread-safe.
  */
@@ -50,6 +52,7 @@ public final class LocalMultipartStore implements MultipartStore {
   private volatile Op lostAnswerOp;
   private final AtomicInteger lostAnswerCountdown = new AtomicInteger(-1);
   private final AtomicInteger stillCompletingCountdown = new AtomicInteger(-1);
+  private final AtomicInteger resentInitiateCountdown = new AtomicInteger(-1);
 
   /** A complete another request is still carrying out: it ends when its upload is next listed. */
   private volatile Runnable completing;
@@ -101,6 +104,15 @@ public final class LocalMultipartStore implements MultipartStore {
     stillCompletingCountdown.set(n);
   }
 
+  /**
+   * The n-th next initiate is sent twice, as a client does whose first send's answer was lost: the
+   * first send starts an upload whose id nobody learns, the second the one answered, flagged {@link
+   * InitiatedUpload#resent()}.
+   */
+  public void resendInitiateOn(int n) {
+    resentInitiateCountdown.set(n);
+  }
+
   private void count(Op op) throws IOException {
     stats.request(op);
     if (op == failOp && failCountdown.decrementAndGet() == 0) {
@@ -130,12 +142,33 @@ public final class LocalMultipartStore implements MultipartStore {
   }
 
   @Override
-  public String initiate(String key) throws IOException {
+  public InitiatedUpload initiate(String key) throws IOException {
     count(Op.INITIATE);
+    boolean resent = resentInitiateCountdown.decrementAndGet() == 0;
+    if (resent) {
+      newUpload(key); // the first send, whose answer was lost: nobody learns its id
+    }
+    return new InitiatedUpload(newUpload(key), resent);
+  }
+
+  private String newUpload(String key) throws IOException {
     String id = UUID.randomUUID().toString();
     Files.createDirectories(uploads.resolve(id));
     Files.writeString(uploads.resolve(id).resolve("key"), key);
     return id;
+  }
+
+  @Override
+  public List<String> pendingUploads(String key) throws IOException {
+    count(Op.LIST_UPLOADS);
+    List<String> ids = new ArrayList<>();
+    for (String id : pendingUploads()) {
+      Path k = uploads.resolve(id).resolve("key");
+      if (Files.isRegularFile(k) && Files.readString(k).equals(key)) {
+        ids.add(id);
+      }
+    }
+    return ids;
   }
 
   private Path upload(String key, String uploadId) throws IOException {
