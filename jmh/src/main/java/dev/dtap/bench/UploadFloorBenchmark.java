@@ -1,22 +1,21 @@
 package dev.dtap.bench;
 
 import dev.dtap.it.fixtures.MinioFixture;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,26 +31,20 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.http.ContentStreamProvider;
-import software.amazon.awssdk.http.SdkHttpMethod;
-import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The floor under {@link CommitBenchmark} on this machine: the same bytes (1,000 files of {@code
- * fileSize}, 8 at a time) sent to the same MinIO with the least work a client that signs as S3A
- * does can do for them. One single-part PUT per file (1,000 requests), no multipart upload, no
- * journal, no task or job commit, and no copy of the data in this code (every request sends views
- * of one array), signed by the SDK's SigV4 signer over the JDK's HTTP client: the payload's SHA-256
- * signed over plain http, {@code UNSIGNED-PAYLOAD} over https, as S3A and dtap's committers (by
- * default) send it.
+ * fileSize}, 8 at a time) sent to the same MinIO through the same client the committers use, S3A's
+ * own S3 client as S3A configures it, with the least work that can store them. One single-part PUT
+ * per file (1,000 requests), no multipart upload, no journal, no task or job commit, and no copy of
+ * the data in this code (every request reads views of one array, 1 MiB each, as dtap's part memory
+ * hands them out).
  *
- * <p>A committer signing the same way does more than this for the same files, so this time, taken
- * in the same run, is where its ratio to {@code s3a-magic} bottoms out on this store and these
- * cores (within the run's noise). {@code clientCpuSeconds} and {@code serverCpuSeconds} are
+ * <p>A committer sending through that client does more than this for the same files, so this time,
+ * taken in the same run, is where its ratio to {@code s3a-magic} bottoms out on this store and
+ * these cores (within the run's noise). {@code clientCpuSeconds} and {@code serverCpuSeconds} are
  * reported as in {@link CommitBenchmark}.
  *
  * <pre>java -jar jmh/target/benchmarks.jar 'CommitBenchmark|UploadFloorBenchmark' -p fileSize=8m
@@ -68,7 +61,7 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 public class UploadFloorBenchmark {
   static final int FILES = CommitBenchmark.TASKS * CommitBenchmark.FILES_PER_TASK;
 
-  /** The views each request sends, as dtap's part memory hands them out. */
+  /** The views each request reads, as dtap's part memory hands them out. */
   private static final int VIEW = 1 << 20;
 
   @Param({"1k", "8m"})
@@ -80,14 +73,9 @@ public class UploadFloorBenchmark {
 
   private MinioFixture minio;
   private String bucket;
-
-  /** Where the bucket's objects are, path-style, ending in {@code /}. */
-  private String bucketUri;
-
   private byte[] data;
-  private HttpClient http;
-  private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
-  private AwsBasicCredentials credentials;
+  private FileSystem s3a;
+  private S3Client client;
   private int job;
   private int measured;
   private long clientCpuBefore;
@@ -106,10 +94,15 @@ public class UploadFloorBenchmark {
     measured = Math.max(1, params.getMeasurement().getCount());
     minio = scheme.equals("https") ? MinioFixture.tls() : MinioFixture.get();
     bucket = minio.createBucket("floor");
-    bucketUri = minio.endpoint().toString().replaceAll("/$", "") + "/" + bucket + "/";
     data = CommitBenchmark.fileData(fileSize);
-    credentials = AwsBasicCredentials.create(minio.accessKey(), minio.secretKey());
-    http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    Configuration conf = minio.configureS3a(new Configuration());
+    s3a = FileSystem.newInstance(URI.create("s3a://" + bucket + "/"), conf);
+    client = ((S3AFileSystem) s3a).getS3AInternals().getAmazonS3Client("upload floor");
+  }
+
+  @TearDown(Level.Trial)
+  public void closeS3a() throws IOException {
+    s3a.close();
   }
 
   @Setup(Level.Iteration)
@@ -155,97 +148,18 @@ public class UploadFloorBenchmark {
         fileSize, scheme, job, client, server);
   }
 
-  private void put(String key) throws IOException, InterruptedException {
-    URI uri = URI.create(bucketUri + key);
-    boolean signPayload = !scheme.equals("https");
-    SdkHttpRequest unsigned =
-        SdkHttpRequest.builder()
-            .method(SdkHttpMethod.PUT)
-            .uri(uri)
-            .putHeader("Content-Length", Integer.toString(data.length))
-            .build();
-    SignedRequest signed =
-        signer.sign(
-            r -> {
-              r.identity(credentials)
-                  .request(unsigned)
-                  .putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "s3")
-                  .putProperty(AwsV4HttpSigner.REGION_NAME, MinioFixture.REGION)
-                  .putProperty(AwsV4FamilyHttpSigner.DOUBLE_URL_ENCODE, false)
-                  .putProperty(AwsV4FamilyHttpSigner.NORMALIZE_PATH, false)
-                  .putProperty(AwsV4FamilyHttpSigner.CHUNK_ENCODING_ENABLED, false)
-                  .putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, signPayload);
-              if (signPayload) {
-                r.payload(ContentStreamProvider.fromByteArrayUnsafe(data));
-              }
-            });
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(uri)
-            .PUT(HttpRequest.BodyPublishers.fromPublisher(new Views(data), data.length));
-    for (Map.Entry<String, List<String>> h : signed.request().headers().entrySet()) {
-      String name = h.getKey().toLowerCase(Locale.ROOT);
-      if (!name.equals("host") && !name.equals("content-length")) {
-        h.getValue().forEach(v -> b.header(h.getKey(), v));
-      }
-    }
-    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IOException("PUT " + key + ": HTTP " + r.statusCode() + " " + r.body());
-    }
+  private void put(String key) {
+    client.putObject(
+        b -> b.bucket(bucket).key(key),
+        RequestBody.fromContentProvider(this::views, data.length, "application/octet-stream"));
   }
 
-  /**
-   * Publishes views of one array, {@link #VIEW} bytes each, without copying it (the committers' own
-   * publisher is package-private to them).
-   */
-  private static final class Views implements Flow.Publisher<ByteBuffer> {
-    private final byte[] data;
-
-    Views(byte[] data) {
-      this.data = data;
+  /** The file's bytes as views of one array, {@link #VIEW} bytes each, none copied here. */
+  private InputStream views() {
+    List<InputStream> views = new ArrayList<>();
+    for (int off = 0; off < data.length; off += VIEW) {
+      views.add(new ByteArrayInputStream(data, off, Math.min(VIEW, data.length - off)));
     }
-
-    @Override
-    public void subscribe(Flow.Subscriber<? super ByteBuffer> s) {
-      List<ByteBuffer> views = new ArrayList<>();
-      for (int off = 0; off < data.length; off += VIEW) {
-        views.add(ByteBuffer.wrap(data, off, Math.min(VIEW, data.length - off)));
-      }
-      Iterator<ByteBuffer> next = views.iterator();
-      s.onSubscribe(
-          new Flow.Subscription() {
-            private long demand;
-            private boolean draining;
-            private boolean done;
-
-            @Override
-            public synchronized void request(long n) {
-              if (n <= 0) {
-                done = true;
-                s.onError(new IllegalArgumentException("non-positive demand " + n));
-                return;
-              }
-              demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
-              if (draining) {
-                return; // asked from inside onNext: the loop below goes on
-              }
-              draining = true;
-              while (!done && demand > 0 && next.hasNext()) {
-                demand--;
-                s.onNext(next.next());
-              }
-              draining = false;
-              if (!done && !next.hasNext()) {
-                done = true;
-                s.onComplete();
-              }
-            }
-
-            @Override
-            public synchronized void cancel() {
-              done = true;
-            }
-          });
-    }
+    return new SequenceInputStream(Collections.enumeration(views));
   }
 }
