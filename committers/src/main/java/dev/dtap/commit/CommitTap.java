@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.Executor;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
@@ -36,6 +37,7 @@ final class CommitTap implements OutputHook {
   private final MultipartStoreFactory factory;
   private final KeyNames names;
   private final AttemptFiles attempts = new AttemptFiles();
+  private final UploadPool uploads = new UploadPool();
 
   /**
    * Whether magic streams record each closed file on the store: only when filesystems are not
@@ -234,7 +236,7 @@ final class CommitTap implements OutputHook {
             magicPath,
             (int) config.partSize(),
             config.activeParts(),
-            Pools.uploads(config.threads()),
+            uploads.executor(config.threads()),
             recordClose);
     return new FSDataOutputStream(out, null);
   }
@@ -271,9 +273,18 @@ final class CommitTap implements OutputHook {
       s = store;
       store = null;
     }
+    uploads.shutdown();
     if (s != null) {
       s.close();
     }
+  }
+
+  /**
+   * @param threads the threads the asking committer's configuration wants
+   * @return the tap's upload threads, grown to at least that many
+   */
+  Executor uploads(int threads) {
+    return uploads.executor(threads);
   }
 
   @Override

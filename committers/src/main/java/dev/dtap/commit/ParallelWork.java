@@ -40,7 +40,7 @@ final class ParallelWork implements AutoCloseable {
             10,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
-            Pools.daemon(name));
+            UploadPool.daemon(name));
     this.tagged = AuditContext.carrying(pool);
     this.queued = new Semaphore(threads * 4);
   }

@@ -100,7 +100,7 @@ final class StagingCommitter extends DtapCommitter {
                   throw new java.io.UncheckedIOException(e);
                 }
               },
-              Pools.uploads(ctx.config.threads())));
+              ctx.tap.uploads(ctx.config.threads())));
     }
     List<PendingFile> files = new ArrayList<>(uploads.size());
     IOException failure = null;
