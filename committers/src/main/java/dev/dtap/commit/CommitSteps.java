@@ -4,7 +4,9 @@ import java.io.IOException;
 
 /**
  * Named points in job commit, where tests inject failures: a listener may throw (a failed commit)
- * or halt the JVM (a crashed driver). No listener is installed in production.
+ * or halt the JVM (a crashed driver). Each tap has its own ({@link CommitTap#steps()}), so a
+ * listener sees the commits of that tap's filesystem only. No listener is installed in production.
+ * Thread-safe.
  */
 final class CommitSteps {
   static final String LISTED = "listed";
@@ -24,15 +26,21 @@ final class CommitSteps {
     void reached(String step, long count) throws IOException;
   }
 
-  private static volatile Listener listener;
+  private volatile Listener listener;
 
-  private CommitSteps() {}
-
-  static void setListener(Listener l) {
+  /**
+   * @param l called at each step from now on; null for none
+   */
+  void setListener(Listener l) {
     listener = l;
   }
 
-  static void reached(String step, long count) throws IOException {
+  /**
+   * @param step the step's name
+   * @param count for {@link #COMPLETED}, how many files are complete so far; else 0
+   * @throws IOException what the listener throws
+   */
+  void reached(String step, long count) throws IOException {
     Listener l = listener;
     if (l != null) {
       l.reached(step, count);

@@ -38,6 +38,7 @@ final class CommitTap implements OutputHook {
   private final KeyNames names;
   private final AttemptFiles attempts = new AttemptFiles();
   private final UploadPool uploads = new UploadPool();
+  private final CommitSteps steps = new CommitSteps();
 
   /**
    * Whether magic streams record each closed file on the store: only when filesystems are not
@@ -277,6 +278,13 @@ final class CommitTap implements OutputHook {
     if (s != null) {
       s.close();
     }
+  }
+
+  /**
+   * @return the named points of job commit on this tap, where tests inject failures
+   */
+  CommitSteps steps() {
+    return steps;
   }
 
   /**

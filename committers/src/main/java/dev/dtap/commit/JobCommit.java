@@ -65,23 +65,23 @@ final class JobCommit {
       LOG.info("Resuming the commit of job {} into {}", c.layout.uuid(), c.dest);
     } else {
       intent = decide();
-      CommitSteps.reached(CommitSteps.LISTED, 0);
+      c.tap.steps().reached(CommitSteps.LISTED, 0);
       c.store().put(c.layout.intent(), intent.encode());
     }
-    CommitSteps.reached(CommitSteps.INTENT_WRITTEN, 0);
+    c.tap.steps().reached(CommitSteps.INTENT_WRITTEN, 0);
     if (intent.conflictMode() == ConflictMode.REPLACE && !intent.replaced()) {
       new OldOutput(c).replace(intent);
       intent = intent.withReplaced();
       c.store().put(c.layout.intent(), intent.encode());
-      CommitSteps.reached(CommitSteps.REPLACED, 0);
+      c.tap.steps().reached(CommitSteps.REPLACED, 0);
     }
     completeAll(intent);
     if (c.config.markSuccess()) {
       SuccessMarker.write(c, summary, System.currentTimeMillis() - start);
-      CommitSteps.reached(CommitSteps.SUCCESS_WRITTEN, 0);
+      c.tap.steps().reached(CommitSteps.SUCCESS_WRITTEN, 0);
     }
     c.deleteJobDir();
-    CommitSteps.reached(CommitSteps.CLEANED, 0);
+    c.tap.steps().reached(CommitSteps.CLEANED, 0);
     LOG.info("Committed job {} into {}: {}", c.layout.uuid(), c.dest, summary);
     c.tap.metrics().jobCommitted();
     return summary;
@@ -188,7 +188,7 @@ final class JobCommit {
       summary.files.incrementAndGet();
       summary.bytes.addAndGet(f.length());
       summary.filename(c.displayPath(f.key()));
-      CommitSteps.reached(CommitSteps.COMPLETED, completed.incrementAndGet());
+      c.tap.steps().reached(CommitSteps.COMPLETED, completed.incrementAndGet());
     }
   }
 

@@ -34,7 +34,7 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
 
   @AfterEach
   void noPendingUploads() throws Exception {
-    CommitTesting.onCommitStep(null);
+    CommitTesting.onCommitStep(dest, conf, null);
     assertThat(CommitTesting.pending(dest, conf, seen)).as("uploads left pending").isEmpty();
   }
 
@@ -137,13 +137,15 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       job.commitTask(t);
     }
     CommitTesting.onCommitStep(
+        dest,
+        conf,
         (step, n) -> {
           if (step.equals(CommitSteps.COMPLETED) && n == 2) {
             throw new IOException("injected failure after two completes");
           }
         });
     assertThatThrownBy(job::commit).hasMessageContaining("injected failure");
-    CommitTesting.onCommitStep(null);
+    CommitTesting.onCommitStep(dest, conf, null);
     job.commit();
     assertThat(output(dest)).containsOnlyKeys(names);
     assertSuccessMarker(job, 3);
@@ -160,13 +162,15 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       job.commitTask(t);
     }
     CommitTesting.onCommitStep(
+        dest,
+        conf,
         (step, n) -> {
           if (step.equals(CommitSteps.COMPLETED) && n == 1) {
             throw new IOException("injected failure after one complete");
           }
         });
     assertThatThrownBy(job::commit).hasMessageContaining("injected");
-    CommitTesting.onCommitStep(null);
+    CommitTesting.onCommitStep(dest, conf, null);
     am.abortJob(job.context(), JobStatus.State.FAILED);
     assertThat(output(dest)).isEmpty();
     assertJobDataGone(job);
@@ -198,6 +202,8 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       job.write(loser, "never committed");
       job.journal();
       CommitTesting.onCommitStep(
+          dest,
+          conf,
           (step, n) -> {
             String here = step.equals(CommitSteps.COMPLETED) ? step + "#" + n : step;
             if (here.equals(crashAt)) {
@@ -214,6 +220,8 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
       CommonAuditContext caller = CommonAuditContext.currentAuditContext();
       try {
         CommitTesting.onCommitStep(
+            dest,
+            conf,
             (step, n) -> {
               CommonAuditContext c = CommonAuditContext.currentAuditContext();
               stepsAs.add(
@@ -229,7 +237,7 @@ public abstract class AbstractDtapCommitProtocolTest extends AbstractCommitProto
             .as("the caller's ids come back after recovery")
             .isEqualTo("caller-job caller-attempt");
       } finally {
-        CommitTesting.onCommitStep(null);
+        CommitTesting.onCommitStep(dest, conf, null);
         AuditContext.leaveTask();
         caller.remove(AuditConstants.PARAM_JOB_ID);
       }

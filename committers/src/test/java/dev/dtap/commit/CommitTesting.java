@@ -34,12 +34,20 @@ public final class CommitTesting {
   }
 
   /**
-   * Installs a listener called at each step of job commit in this JVM (null removes it).
+   * Installs a listener called at each step of job commit on the tap of a destination, through the
+   * filesystem {@code dest.getFileSystem(conf)} gives (the committers' own, where Hadoop's
+   * filesystem cache is on); null removes it.
    *
+   * @param dest a dtap path on the tap
+   * @param conf the configuration the committers use
    * @param listener gets the step name and, for completes, the count so far
+   * @throws IOException if the path's filesystem has no committers
    */
-  public static void onCommitStep(StepListener listener) {
-    CommitSteps.setListener(listener == null ? null : listener::reached);
+  public static void onCommitStep(Path dest, Configuration conf, StepListener listener)
+      throws IOException {
+    CommitTap.of(dest.getFileSystem(conf), "test")
+        .steps()
+        .setListener(listener == null ? null : listener::reached);
   }
 
   /** Called at each step of job commit. */

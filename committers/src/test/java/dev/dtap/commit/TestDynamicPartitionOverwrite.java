@@ -138,6 +138,8 @@ class TestDynamicPartitionOverwrite {
     Configuration job = sparkJob();
     PathOutputCommitter driver = runTasks(job);
     CommitTesting.onCommitStep(
+        dest,
+        conf,
         (step, count) -> {
           if (step.equals(CommitSteps.REPLACED)) {
             throw new IOException("driver lost after replacing");
@@ -147,7 +149,7 @@ class TestDynamicPartitionOverwrite {
       assertThatThrownBy(() -> driver.commitJob(new JobContextImpl(job, null)))
           .hasMessageContaining("driver lost");
     } finally {
-      CommitTesting.onCommitStep(null);
+      CommitTesting.onCommitStep(dest, conf, null);
     }
     // recovery in another process knows nothing of Spark: the intent says what to replace
     assertThat(CommitRecovery.recover(dest, conf, false)).hasSize(1);

@@ -44,6 +44,8 @@ public final class CommitChild {
       String step = args[4];
       long n = Long.parseLong(args[5]);
       CommitTesting.onCommitStep(
+          dest,
+          conf,
           (s, count) -> {
             if (step.equals("slow") && s.equals("completed")) {
               System.out.println("completed " + count);

@@ -43,7 +43,6 @@ class ITestCommitterObjectSettings {
 
   @AfterEach
   void close() throws Exception {
-    CommitTesting.onCommitStep(null);
     if (fs != null) {
       fs.close();
     }
@@ -83,7 +82,6 @@ class ITestCommitterObjectSettings {
     String tap = "settings" + (++taps);
     Configuration conf = minio.addTap(new Configuration(), tap, bucket, "w");
     s3a.forEach((k, v) -> conf.set("fs.dtap.tap." + tap + ".conf." + String.format(k, bucket), v));
-    conf.setBoolean("fs.dtap.impl.disable.cache", true);
     boolean ssec = s3a.containsValue("SSE-C");
     S3Client client = minio.client();
 
@@ -99,7 +97,10 @@ class ITestCommitterObjectSettings {
     }
 
     Map<String, HeadObjectResponse> written = new LinkedHashMap<>();
+    // through the committers' own filesystem of the tap: Hadoop's filesystem cache stays on
     CommitTesting.onCommitStep(
+        new Path("dtap://" + tap + "/"),
+        conf,
         (step, count) -> {
           if (step.equals("intent-written")) {
             for (String key : jobKeys(client, bucket)) {
