@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -120,7 +119,10 @@ final class ClientUploads {
           partNumber, r.eTag(), data.length(), sum == null ? null : checksumAlgorithm, sum);
     } catch (SdkException e) {
       throw S3Errors.translate(
-          "upload part " + partNumber + " of upload " + uploadId + " to", names.display(key), e);
+          "upload part " + partNumber + " of upload " + uploadId + " to",
+          names.display(key),
+          S3Errors.Subject.UPLOAD,
+          e);
     } catch (UncheckedIOException e) {
       throw S3Errors.translate(
           "upload part " + partNumber + " of upload " + uploadId + " to", names.display(key), e);
@@ -171,12 +173,9 @@ final class ClientUploads {
                   s3.completeMultipartUpload(
                       s3a.complete(key, uploadId, completedParts(parts)).build()))
           .eTag();
-    } catch (AwsServiceException e) {
-      String message = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage();
-      throw S3Errors.completeFailed(
-          names.display(key), uploadId, e.statusCode(), S3Errors.code(e), message, e);
     } catch (SdkException e) {
-      throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
+      throw S3Errors.translate(
+          "complete upload " + uploadId + " to", names.display(key), S3Errors.Subject.COMPLETE, e);
     } catch (UncheckedIOException e) {
       throw S3Errors.translate("complete upload " + uploadId + " to", names.display(key), e);
     }

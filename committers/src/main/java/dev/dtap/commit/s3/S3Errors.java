@@ -62,27 +62,27 @@ final class S3Errors {
   }
 
   /**
-   * The exception for a failed complete: as {@link #translate(String, String, int, String, String,
-   * Throwable)}, a {@link NoSuchUploadException} where {@link #isGoneAtComplete} holds.
-   *
-   * @param where the dtap path it concerned
-   * @param uploadId the upload
-   * @param status the HTTP status
-   * @param code the store's error code, or ""
-   * @param message the store's error message, or null
-   * @param cause the exception that carried the answer
-   * @return the classified exception
+   * What a request names, which decides whether a "not found" answer means its upload is gone.
+   * Chosen by the caller, never read from the operation's text.
    */
-  static IOException completeFailed(
-      String where, String uploadId, int status, String code, String message, Throwable cause) {
-    String operation = "complete upload " + uploadId + " to";
-    IOException x = translate(operation, where, status, code, message, cause);
-    if (isGoneAtComplete(status, code) && !(x instanceof NoSuchUploadException)) {
-      NoSuchUploadException gone = new NoSuchUploadException(x.getMessage());
-      gone.initCause(cause);
-      return gone;
+  enum Subject {
+    /** An object, a listing or an initiate: a 404 is a missing object or bucket. */
+    OBJECT,
+    /** An existing upload (a part, an abort, its parts' listing): see {@link #isNoSuchUpload}. */
+    UPLOAD,
+    /** A complete: as {@link #UPLOAD}, and see {@link #isGoneAtComplete}. */
+    COMPLETE;
+
+    boolean gone(int status, String code) {
+      switch (this) {
+        case UPLOAD:
+          return isNoSuchUpload(status, code);
+        case COMPLETE:
+          return isGoneAtComplete(status, code);
+        default:
+          return false;
+      }
     }
-    return x;
   }
 
   static boolean isMissing(SdkException e) {
@@ -152,6 +152,10 @@ final class S3Errors {
   }
 
   static IOException translate(String operation, String where, SdkException e) {
+    return translate(operation, where, Subject.OBJECT, e);
+  }
+
+  static IOException translate(String operation, String where, Subject subject, SdkException e) {
     if (isAuditRefusal(e)) {
       return auditRefusal(operation, where, e);
     }
@@ -163,7 +167,7 @@ final class S3Errors {
     }
     AwsServiceException s = (AwsServiceException) e;
     String message = s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorMessage();
-    return translate(operation, where, s.statusCode(), code(e), message, e);
+    return answered(operation, where, subject, s.statusCode(), code(e), message, e);
   }
 
   /**
@@ -192,22 +196,30 @@ final class S3Errors {
    *
    * @param operation what was asked, for the message
    * @param where the dtap path it concerned
+   * @param subject what the request named
    * @param status the HTTP status
    * @param code the store's error code, or ""
    * @param message the store's error message, or null
    * @param cause the exception that carried the answer, or null
-   * @return {@link NoSuchUploadException} for an unknown upload, {@link FileNotFoundException} for
-   *     another 404, {@link AccessDeniedException} for 403, else a plain IOException
+   * @return {@link NoSuchUploadException} where the subject's upload is gone, {@link
+   *     FileNotFoundException} for another 404, {@link AccessDeniedException} for 403, else a plain
+   *     IOException
    */
-  static IOException translate(
-      String operation, String where, int status, String code, String message, Throwable cause) {
+  static IOException answered(
+      String operation,
+      String where,
+      Subject subject,
+      int status,
+      String code,
+      String message,
+      Throwable cause) {
     String base = operation + " " + where + ": ";
     String detail = code + " (HTTP " + status + ")";
     if (message != null) {
       detail += ": " + message;
     }
     IOException x;
-    if (isNoSuchUpload(status, code) && operation.contains("upload")) {
+    if (subject.gone(status, code)) {
       x = new NoSuchUploadException(base + detail);
     } else if (status == 404) {
       x = new FileNotFoundException(base + detail);

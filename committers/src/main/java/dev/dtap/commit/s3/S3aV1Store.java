@@ -1,7 +1,6 @@
 package dev.dtap.commit.s3;
 
 import com.amazonaws.AmazonClientException;
-import com.amazonaws.AmazonServiceException;
 import com.amazonaws.AmazonWebServiceClient;
 import com.amazonaws.services.s3.AmazonS3;
 import com.amazonaws.services.s3.model.DeleteObjectsRequest.KeyVersion;
@@ -113,7 +112,10 @@ final class S3aV1Store implements MultipartStore {
       return new UploadedPart(partNumber, etag, data.length());
     } catch (AmazonClientException e) {
       throw V1Errors.translate(
-          "upload part " + partNumber + " of upload " + uploadId + " to", where(key), e);
+          "upload part " + partNumber + " of upload " + uploadId + " to",
+          where(key),
+          S3Errors.Subject.UPLOAD,
+          e);
     }
   }
 
@@ -131,16 +133,9 @@ final class S3aV1Store implements MultipartStore {
               key,
               () -> s3.completeMultipartUpload(s3a.complete(key, uploadId, etags)))
           .getETag();
-    } catch (AmazonServiceException e) {
-      throw S3Errors.completeFailed(
-          where(key),
-          uploadId,
-          e.getStatusCode(),
-          e.getErrorCode() == null ? "" : e.getErrorCode(),
-          e.getErrorMessage(),
-          e);
     } catch (AmazonClientException e) {
-      throw V1Errors.translate("complete upload " + uploadId + " to", where(key), e);
+      throw V1Errors.translate(
+          "complete upload " + uploadId + " to", where(key), S3Errors.Subject.COMPLETE, e);
     }
   }
 
@@ -160,7 +155,8 @@ final class S3aV1Store implements MultipartStore {
       if (V1Errors.noSuchUpload(e)) {
         return false;
       }
-      throw V1Errors.translate("abort upload " + uploadId + " to", where(key), e);
+      throw V1Errors.translate(
+          "abort upload " + uploadId + " to", where(key), S3Errors.Subject.UPLOAD, e);
     }
   }
 

@@ -109,7 +109,8 @@ final class S3aV2Store implements MultipartStore {
       if (S3Errors.isNoSuchUpload(e)) {
         return false;
       }
-      throw S3Errors.translate("abort upload " + uploadId + " to", where(key), e);
+      throw S3Errors.translate(
+          "abort upload " + uploadId + " to", where(key), S3Errors.Subject.UPLOAD, e);
     } catch (UncheckedIOException e) {
       throw S3Errors.translate("abort upload " + uploadId + " to", where(key), e);
     }

@@ -12,10 +12,16 @@ final class V1Errors {
   private V1Errors() {}
 
   static IOException translate(String operation, String where, AmazonClientException e) {
+    return translate(operation, where, S3Errors.Subject.OBJECT, e);
+  }
+
+  static IOException translate(
+      String operation, String where, S3Errors.Subject subject, AmazonClientException e) {
     if (e instanceof AmazonServiceException) {
       AmazonServiceException s = (AmazonServiceException) e;
       String code = s.getErrorCode() == null ? "" : s.getErrorCode();
-      return S3Errors.translate(operation, where, s.getStatusCode(), code, s.getErrorMessage(), e);
+      return S3Errors.answered(
+          operation, where, subject, s.getStatusCode(), code, s.getErrorMessage(), e);
     }
     if (S3Errors.isAuditRefusal(e)) {
       return S3Errors.auditRefusal(operation, where, e);

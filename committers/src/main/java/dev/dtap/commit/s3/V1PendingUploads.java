@@ -60,7 +60,8 @@ final class V1PendingUploads {
             ids.add(u.getUploadId());
           }
         }
-        if (!page.isTruncated()) {
+        // a truncated page without a next marker would restart the listing: stop instead
+        if (!page.isTruncated() || page.getNextKeyMarker() == null) {
           return ids;
         }
         keyMarker = page.getNextKeyMarker();
@@ -100,7 +101,8 @@ final class V1PendingUploads {
       if (V1Errors.noSuchUpload(e)) {
         return Optional.empty();
       }
-      throw V1Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
+      throw V1Errors.translate(
+          "list parts of upload " + uploadId + " to", where(key), S3Errors.Subject.UPLOAD, e);
     }
   }
 }

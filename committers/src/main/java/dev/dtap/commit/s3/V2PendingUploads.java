@@ -60,7 +60,8 @@ final class V2PendingUploads {
             ids.add(u.uploadId());
           }
         }
-        if (!Boolean.TRUE.equals(r.isTruncated())) {
+        // a truncated page without a next marker would restart the listing: stop instead
+        if (!Boolean.TRUE.equals(r.isTruncated()) || r.nextKeyMarker() == null) {
           return ids;
         }
         keyMarker = r.nextKeyMarker();
@@ -115,7 +116,8 @@ final class V2PendingUploads {
       if (S3Errors.isNoSuchUpload(e)) {
         return Optional.empty();
       }
-      throw S3Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
+      throw S3Errors.translate(
+          "list parts of upload " + uploadId + " to", where(key), S3Errors.Subject.UPLOAD, e);
     } catch (UncheckedIOException e) {
       throw S3Errors.translate("list parts of upload " + uploadId + " to", where(key), e);
     }

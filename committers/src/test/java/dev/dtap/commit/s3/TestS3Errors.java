@@ -3,6 +3,7 @@ package dev.dtap.commit.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.commit.store.NoSuchUploadException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -71,14 +72,7 @@ class TestS3Errors {
   void aCompleteThatFindsItsUploadGoneIsNoSuchUploadWhateverTheStoreCallsIt() {
     Exception cause = new RuntimeException("the SDK's exception");
     for (String code : new String[] {"NoSuchUpload", "InvalidPart"}) {
-      IOException e =
-          S3Errors.completeFailed(
-              "dtap://lake/out/part-0",
-              "u-1",
-              code.equals("InvalidPart") ? 400 : 404,
-              code,
-              "gone",
-              cause);
+      IOException e = complete(code.equals("InvalidPart") ? 400 : 404, code, "gone", cause);
       assertThat(e)
           .as(code)
           .isInstanceOf(NoSuchUploadException.class)
@@ -86,12 +80,46 @@ class TestS3Errors {
           .hasMessageContaining(code)
           .hasCause(cause);
     }
-    IOException denied =
-        S3Errors.completeFailed("dtap://lake/out/part-0", "u-1", 403, "AccessDenied", null, cause);
-    assertThat(denied).isInstanceOf(AccessDeniedException.class);
-    IOException other =
-        S3Errors.completeFailed(
-            "dtap://lake/out/part-0", "u-1", 400, "EntityTooSmall", null, cause);
-    assertThat(other).isNotInstanceOf(NoSuchUploadException.class).hasMessageContaining("400");
+    assertThat(complete(403, "AccessDenied", null, cause))
+        .isInstanceOf(AccessDeniedException.class);
+    assertThat(complete(400, "EntityTooSmall", null, cause))
+        .isNotInstanceOf(NoSuchUploadException.class)
+        .hasMessageContaining("400");
+  }
+
+  @Test
+  void whatARequestNamesDecidesWhatANotFoundMeans() {
+    Exception cause = new RuntimeException("the SDK's exception");
+    // the operation's text mentions an upload in every case: only the subject decides
+    String op = "upload-related request on";
+    assertThat(answer(op, S3Errors.Subject.OBJECT, 404, "", cause))
+        .isInstanceOf(FileNotFoundException.class)
+        .isNotInstanceOf(NoSuchUploadException.class);
+    assertThat(answer(op, S3Errors.Subject.UPLOAD, 404, "", cause))
+        .isInstanceOf(NoSuchUploadException.class);
+    assertThat(answer(op, S3Errors.Subject.UPLOAD, 400, "InvalidPart", cause))
+        .isNotInstanceOf(NoSuchUploadException.class);
+    assertThat(answer(op, S3Errors.Subject.UPLOAD, 404, "NoSuchKey", cause))
+        .isInstanceOf(FileNotFoundException.class)
+        .isNotInstanceOf(NoSuchUploadException.class);
+    assertThat(answer("get", S3Errors.Subject.OBJECT, 404, "NoSuchUpload", cause))
+        .isInstanceOf(FileNotFoundException.class)
+        .isNotInstanceOf(NoSuchUploadException.class);
+  }
+
+  private static IOException complete(int status, String code, String message, Exception cause) {
+    return S3Errors.answered(
+        "complete upload u-1 to",
+        "dtap://lake/out/part-0",
+        S3Errors.Subject.COMPLETE,
+        status,
+        code,
+        message,
+        cause);
+  }
+
+  private static IOException answer(
+      String op, S3Errors.Subject subject, int status, String code, Exception cause) {
+    return S3Errors.answered(op, "dtap://lake/out/part-0", subject, status, code, null, cause);
   }
 }
