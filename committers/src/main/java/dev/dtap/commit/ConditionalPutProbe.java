@@ -1,5 +1,6 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.store.MultipartStore;
 import java.io.IOException;
 import java.security.SecureRandom;

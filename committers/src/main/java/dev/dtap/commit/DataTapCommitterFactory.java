@@ -1,5 +1,7 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.config.CommitterConfig;
+import dev.dtap.commit.tap.CommitTap;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;

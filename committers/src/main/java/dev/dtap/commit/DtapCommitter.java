@@ -1,5 +1,18 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.config.CommitterConfig;
+import dev.dtap.commit.config.CommitterKeys;
+import dev.dtap.commit.config.ConflictMode;
+import dev.dtap.commit.job.CommitContext;
+import dev.dtap.commit.job.JobAbort;
+import dev.dtap.commit.job.JobCommit;
+import dev.dtap.commit.record.JobLayout;
+import dev.dtap.commit.record.PendingFile;
+import dev.dtap.commit.record.TaskRecord;
+import dev.dtap.commit.record.TaskRecords;
+import dev.dtap.commit.tap.AttemptFiles;
+import dev.dtap.commit.tap.AuditContext;
+import dev.dtap.commit.tap.CommitTap;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -103,18 +116,18 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
    */
   private void bindJob(JobContext context) throws IOException {
     if (context != null && context.getConfiguration() != null) {
-      String uuid = jobUuid(context.getConfiguration(), ctx.jobId, ctx.config);
-      if (!uuid.equals(ctx.layout.uuid())) {
+      String uuid = jobUuid(context.getConfiguration(), ctx.jobId(), ctx.config());
+      if (!uuid.equals(ctx.layout().uuid())) {
         LOG.info(
             "Job {} of {} is committed as write {}, the id its tasks wrote under",
-            ctx.layout.uuid(),
-            ctx.dest,
+            ctx.layout().uuid(),
+            ctx.dest(),
             uuid);
-        ctx.tap.attempts().releaseJob(ctx.layout);
+        ctx.tap().attempts().releaseJob(ctx.layout());
         ctx = ctx.forJob(uuid);
       }
     }
-    AuditContext.enterJob(ctx.layout.uuid());
+    AuditContext.enterJob(ctx.layout().uuid());
   }
 
   /** The job's unique id: the configured one, Spark's write uuid, or the MapReduce job id. */
@@ -143,7 +156,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
 
   @Override
   public Path getOutputPath() {
-    return ctx.dest;
+    return ctx.dest();
   }
 
   String attemptId(TaskAttemptContext context) {
@@ -155,25 +168,25 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
    * AuditContext#leaveTask}: a task's setup, commit and abort begin with it.
    */
   void enterTask(TaskAttemptContext context) {
-    AuditContext.enterTask(ctx.layout.uuid(), attemptId(context));
+    AuditContext.enterTask(ctx.layout().uuid(), attemptId(context));
   }
 
   String attemptKey(TaskAttemptContext context) {
-    return AttemptFiles.key(ctx.layout, attemptId(context));
+    return AttemptFiles.key(ctx.layout(), attemptId(context));
   }
 
   @Override
   public void setupJob(JobContext context) throws IOException {
-    AuditContext.enterJob(ctx.layout.uuid());
+    AuditContext.enterJob(ctx.layout().uuid());
     if (ctx.store().supportsConditionalPut()) {
       checkConditionalPut();
     }
-    if (ctx.config.conflictMode() == ConflictMode.FAIL && !ctx.config.partitioned()) {
-      String existing = firstOutput(ctx.layout.destPrefix());
+    if (ctx.config().conflictMode() == ConflictMode.FAIL && !ctx.config().partitioned()) {
+      String existing = firstOutput(ctx.layout().destPrefix());
       if (existing != null) {
         throw new FileAlreadyExistsException(
             "Output directory "
-                + ctx.dest
+                + ctx.dest()
                 + " already has output ("
                 + ctx.displayPath(existing)
                 + ") and "
@@ -187,8 +200,8 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
   private void checkConditionalPut() throws IOException {
     ConditionalPutProbe.check(
         ctx.store(),
-        ctx.layout.probe() + "-" + Long.toHexString(System.nanoTime()),
-        ctx.tap.name());
+        ctx.layout().probe() + "-" + Long.toHexString(System.nanoTime()),
+        ctx.tap().name());
   }
 
   /**
@@ -198,7 +211,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     RemoteIterator<dev.dtap.commit.store.ObjectInfo> it = ctx.store().list(prefix);
     while (it.hasNext()) {
       String key = it.next().key();
-      if (!JobLayout.isCommitData(ctx.layout.destPrefix(), key)) {
+      if (!JobLayout.isCommitData(ctx.layout().destPrefix(), key)) {
         return key;
       }
     }
@@ -227,13 +240,13 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
    */
   void commitRecord(TaskAttemptContext context, List<PendingFile> files) throws IOException {
     List<String> partitions = partitions(files);
-    if (ctx.config.partitioned() && ctx.config.conflictMode() == ConflictMode.FAIL) {
+    if (ctx.config().partitioned() && ctx.config().conflictMode() == ConflictMode.FAIL) {
       for (String p : partitions) {
-        String existing = firstOutput(ctx.layout.destPrefix() + (p.isEmpty() ? "" : p + "/"));
+        String existing = firstOutput(ctx.layout().destPrefix() + (p.isEmpty() ? "" : p + "/"));
         if (existing != null) {
           throw new FileAlreadyExistsException(
               "Partition "
-                  + ctx.displayPath(ctx.layout.destPrefix() + p)
+                  + ctx.displayPath(ctx.layout().destPrefix() + p)
                   + " already has output ("
                   + ctx.displayPath(existing)
                   + ") and "
@@ -245,20 +258,20 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     String attemptId = attemptId(context);
     TaskRecord record =
         new TaskRecord(
-            ctx.layout.uuid(),
+            ctx.layout().uuid(),
             JobLayout.taskOf(attemptId),
             attemptId,
             0,
             System.currentTimeMillis(),
             partitions,
             files);
-    String key = TaskRecords.write(ctx.store(), ctx.layout, record);
+    String key = TaskRecords.write(ctx.store(), ctx.layout(), record);
     LOG.debug("Committed task attempt {}: {} files in {}", attemptId, files.size(), key);
   }
 
   private List<String> partitions(List<PendingFile> files) {
     Set<String> parts = new LinkedHashSet<>();
-    int strip = ctx.layout.destPrefix().length();
+    int strip = ctx.layout().destPrefix().length();
     for (PendingFile f : files) {
       String rel = f.key().substring(strip);
       int slash = rel.lastIndexOf('/');
@@ -278,7 +291,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
    */
   boolean alreadyCommitted(String attemptId) throws IOException {
     RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
-        ctx.store().list(ctx.layout.taskDir(JobLayout.taskOf(attemptId)));
+        ctx.store().list(ctx.layout().taskDir(JobLayout.taskOf(attemptId)));
     while (it.hasNext()) {
       String key = it.next().key();
       if (TaskRecords.generation(key) >= 0 && ctx.record(key).attemptId().equals(attemptId)) {
@@ -295,7 +308,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
       String attemptId = attemptId(context);
       List<String> entries = new ArrayList<>();
       RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
-          ctx.store().list(ctx.layout.journalDir(attemptId));
+          ctx.store().list(ctx.layout().journalDir(attemptId));
       while (it.hasNext()) {
         String key = it.next().key();
         ctx.abortJournaled(key);
@@ -304,7 +317,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
       if (!entries.isEmpty()) {
         ctx.store().delete(entries);
       }
-      ctx.tap.attempts().release(attemptKey(context));
+      ctx.tap().attempts().release(attemptKey(context));
     } finally {
       AuditContext.leaveTask();
     }
@@ -316,7 +329,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     try {
       new JobCommit(ctx).run();
     } finally {
-      ctx.tap.attempts().releaseJob(ctx.layout);
+      ctx.tap().attempts().releaseJob(ctx.layout());
     }
   }
 
@@ -326,7 +339,7 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     try {
       JobAbort.abort(ctx, true);
     } finally {
-      ctx.tap.attempts().releaseJob(ctx.layout);
+      ctx.tap().attempts().releaseJob(ctx.layout());
     }
   }
 
@@ -337,12 +350,12 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
   @Override
   public void cleanupJob(JobContext context) throws IOException {
     bindJob(context);
-    ctx.tap.attempts().releaseJob(ctx.layout);
+    ctx.tap().attempts().releaseJob(ctx.layout());
     if (ctx.intent().isPresent()) {
       LOG.warn(
           "Job {} has a commit in progress in {}; leaving it for recovery",
-          ctx.layout.uuid(),
-          ctx.dest);
+          ctx.layout().uuid(),
+          ctx.dest());
       return;
     }
     JobAbort.abort(ctx, false);
@@ -370,6 +383,11 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + "{dest=" + ctx.dest + ", job=" + ctx.layout.uuid() + "}";
+    return getClass().getSimpleName()
+        + "{dest="
+        + ctx.dest()
+        + ", job="
+        + ctx.layout().uuid()
+        + "}";
   }
 }

@@ -1,6 +1,10 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.record.JobLayout;
+import dev.dtap.commit.record.MagicPaths;
+import dev.dtap.commit.record.PendingFile;
 import dev.dtap.commit.store.ObjectInfo;
+import dev.dtap.commit.tap.AuditContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +33,7 @@ final class MagicCommitter extends DtapCommitter {
     this.workPath =
         attempt == null
             ? null
-            : MagicPaths.attemptBase(ctx.dest, ctx.layout.uuid(), attempt.toString());
+            : MagicPaths.attemptBase(ctx.dest(), ctx.layout().uuid(), attempt.toString());
   }
 
   @Override
@@ -53,10 +57,10 @@ final class MagicCommitter extends DtapCommitter {
    */
   @Override
   public boolean needsTaskCommit(TaskAttemptContext context) throws IOException {
-    if (ctx.tap.attempts().holds(attemptKey(context))) {
+    if (ctx.tap().attempts().holds(attemptKey(context))) {
       return true;
     }
-    return ctx.store().list(ctx.layout.journalDir(attemptId(context))).hasNext();
+    return ctx.store().list(ctx.layout().journalDir(attemptId(context))).hasNext();
   }
 
   @Override
@@ -64,7 +68,7 @@ final class MagicCommitter extends DtapCommitter {
     enterTask(context);
     try {
       String attemptId = attemptId(context);
-      List<PendingFile> files = ctx.tap.attempts().take(attemptKey(context));
+      List<PendingFile> files = ctx.tap().attempts().take(attemptKey(context));
       if (files == null) {
         // this filesystem instance holds no stream of the attempt: it wrote nothing, or committed
         // already (a repeated commit), or it wrote through another instance or process
@@ -86,7 +90,7 @@ final class MagicCommitter extends DtapCommitter {
    */
   private List<PendingFile> closedElsewhere(String attemptId) throws IOException {
     List<String> entries = new ArrayList<>();
-    RemoteIterator<ObjectInfo> journal = ctx.store().list(ctx.layout.journalDir(attemptId));
+    RemoteIterator<ObjectInfo> journal = ctx.store().list(ctx.layout().journalDir(attemptId));
     while (journal.hasNext()) {
       String key = journal.next().key();
       entries.add(key.substring(key.lastIndexOf('/') + 1));
@@ -95,7 +99,7 @@ final class MagicCommitter extends DtapCommitter {
       return Collections.emptyList();
     }
     Map<String, PendingFile> byKey = new LinkedHashMap<>();
-    String closedDir = ctx.layout.closedDir(attemptId);
+    String closedDir = ctx.layout().closedDir(attemptId);
     int unclosed = 0;
     for (String entry : entries) { // in entry order: a later upload of a key replaces an earlier
       Optional<byte[]> record = ctx.store().get(closedDir + entry);

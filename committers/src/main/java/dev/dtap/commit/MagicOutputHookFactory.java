@@ -1,6 +1,9 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.config.CommitterConfig;
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.store.MultipartStoreFactory;
+import dev.dtap.commit.tap.CommitTap;
 import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.spi.OutputHook;
 import dev.dtap.fs.spi.OutputHookFactory;

@@ -1,8 +1,11 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.record.PendingFile;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.PartData;
 import dev.dtap.commit.store.UploadedPart;
+import dev.dtap.commit.tap.AuditContext;
+import dev.dtap.commit.tap.JournaledUpload;
 import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -41,9 +44,9 @@ final class StagingCommitter extends DtapCommitter {
             : new File(
                 new File(
                     new File(
-                        ctx.config.stagingDir(),
+                        ctx.config().stagingDir(),
                         UserGroupInformation.getCurrentUser().getShortUserName()),
-                    ctx.layout.uuid()),
+                    ctx.layout().uuid()),
                 attempt.toString());
   }
 
@@ -90,7 +93,7 @@ final class StagingCommitter extends DtapCommitter {
     String attemptId = attemptId(context);
     for (java.nio.file.Path f : local) {
       String rel = localDir.toPath().relativize(f).toString().replace(File.separatorChar, '/');
-      String key = ctx.layout.destPrefix() + rel;
+      String key = ctx.layout().destPrefix() + rel;
       uploads.add(
           CompletableFuture.supplyAsync(
               () -> {
@@ -100,7 +103,7 @@ final class StagingCommitter extends DtapCommitter {
                   throw new java.io.UncheckedIOException(e);
                 }
               },
-              ctx.tap.uploads(ctx.config.threads())));
+              ctx.tap().uploads(ctx.config().threads())));
     }
     List<PendingFile> files = new ArrayList<>(uploads.size());
     IOException failure = null;
@@ -151,11 +154,11 @@ final class StagingCommitter extends DtapCommitter {
       throws IOException {
     MultipartStore store = ctx.store();
     long length = Files.size(file);
-    long partSize = ctx.config.partSize();
+    long partSize = ctx.config().partSize();
     if ((length + partSize - 1) / partSize > JournaledUpload.MAX_PARTS) {
       throw JournaledUpload.tooManyParts(file.toString()); // before any request
     }
-    JournaledUpload started = JournaledUpload.start(store, ctx.layout, key, attemptId);
+    JournaledUpload started = JournaledUpload.start(store, ctx.layout(), key, attemptId);
     String uploadId = started.uploadId();
     List<UploadedPart> parts = new ArrayList<>();
     try {

@@ -1,9 +1,10 @@
 /**
- * The magic and staging committers and what they share: binding to MapReduce and Spark ({@code
- * DataTapCommitterFactory}, {@code DtapCommitter}), the per-tap state a task JVM keeps between a
- * task's writes and its commit ({@code CommitTap}), task commit and its records, job commit, abort
- * and recovery, the journal and the records they write, and the committers' configuration keys.
- * Everything here reaches the object store through {@link dev.dtap.commit.store.MultipartStore}
- * only.
+ * The magic and staging committers as MapReduce and Spark load them: {@code
+ * DataTapCommitterFactory} and {@code DataTapMapredCommitter} bind them, {@code DtapCommitter} runs
+ * task setup and task commit and hands job commit, abort and recovery to {@link
+ * dev.dtap.commit.job}; {@code MagicOutputHookFactory} gives every tap its commit state ({@link
+ * dev.dtap.commit.tap}); {@code ConditionalPutProbe} tells whether a store honours conditional
+ * writes. Settings are in {@link dev.dtap.commit.config}, what is written to the store in {@link
+ * dev.dtap.commit.record}; every request goes through {@link dev.dtap.commit.store.MultipartStore}.
  */
 package dev.dtap.commit;

@@ -2,6 +2,7 @@ package dev.dtap.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.commit.config.CommitterKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.TreeMap;

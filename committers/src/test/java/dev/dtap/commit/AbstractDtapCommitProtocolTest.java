@@ -3,6 +3,12 @@ package dev.dtap.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.commit.config.CommitterKeys;
+import dev.dtap.commit.job.CommitRecovery;
+import dev.dtap.commit.job.SuccessMarker;
+import dev.dtap.commit.tap.AuditContext;
+import dev.dtap.commit.tap.CommitSteps;
+import dev.dtap.commit.tap.PartBuffers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,7 +1,11 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.record.JobLayout;
+import dev.dtap.commit.record.JournalEntry;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.ObjectInfo;
+import dev.dtap.commit.tap.BackendHidingStore;
+import dev.dtap.commit.tap.CommitTap;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

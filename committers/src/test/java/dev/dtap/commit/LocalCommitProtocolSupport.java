@@ -1,5 +1,6 @@
 package dev.dtap.commit;
 
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
 import java.io.IOException;

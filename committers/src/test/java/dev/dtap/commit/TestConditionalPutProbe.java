@@ -3,6 +3,7 @@ package dev.dtap.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.testing.ForwardingStore;
 import dev.dtap.commit.testing.LocalMultipartStore;

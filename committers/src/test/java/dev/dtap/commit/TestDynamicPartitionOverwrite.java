@@ -3,6 +3,9 @@ package dev.dtap.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.commit.config.CommitterKeys;
+import dev.dtap.commit.job.CommitRecovery;
+import dev.dtap.commit.tap.CommitSteps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.TreeMap;

@@ -2,6 +2,7 @@ package dev.dtap.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.store.ObjectInfo;
 import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.testing.LocalMultipartStore;

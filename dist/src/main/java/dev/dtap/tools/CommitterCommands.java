@@ -1,6 +1,6 @@
 package dev.dtap.tools;
 
-import dev.dtap.commit.CommitRecovery;
+import dev.dtap.commit.job.CommitRecovery;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.dtap.tools;
 
-import dev.dtap.commit.CommitterKeys;
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.fs.config.DataTapConfig;
 import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.config.InvalidConfigurationException;

@@ -1,6 +1,6 @@
 package dev.dtap.commit.s3;
 
-import dev.dtap.commit.CommitterKeys;
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.store.KeyNames;
 import dev.dtap.commit.store.MultipartStore;
 import dev.dtap.commit.store.MultipartStoreFactory;

@@ -2,8 +2,8 @@ package dev.dtap.commit.store;
 
 /**
  * The committers' settings that shape a tap's store, parsed once with the other committer keys (see
- * {@code dev.dtap.commit.CommitterConfig}) and handed to {@link MultipartStoreFactory#create}.
- * Immutable and thread-safe.
+ * {@code dev.dtap.commit.config.CommitterConfig}) and handed to {@link
+ * MultipartStoreFactory#create}. Immutable and thread-safe.
  */
 public final class StoreOptions {
   private final boolean conditionalPut;

@@ -3,7 +3,7 @@ package dev.dtap.it.build;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.cache.CacheKeys;
-import dev.dtap.commit.CommitterKeys;
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.fs.config.ConfigKey;
 import dev.dtap.fs.config.DataTapKeys;
 import dev.dtap.fs.testing.PropertyRuns;

@@ -2,7 +2,7 @@ package dev.dtap.it.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dtap.commit.CommitRecovery;
+import dev.dtap.commit.job.CommitRecovery;
 import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;

@@ -2,9 +2,9 @@ package dev.dtap.it.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dtap.commit.CommitRecovery;
 import dev.dtap.commit.CommitTesting;
 import dev.dtap.commit.DataTapCommitterFactory;
+import dev.dtap.commit.job.CommitRecovery;
 import dev.dtap.it.fixtures.RepoRoot;
 import java.io.BufferedReader;
 import java.io.File;

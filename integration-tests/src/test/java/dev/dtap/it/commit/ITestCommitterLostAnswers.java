@@ -3,7 +3,7 @@ package dev.dtap.it.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.dtap.commit.CommitRecovery;
+import dev.dtap.commit.job.CommitRecovery;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.S3aTimeoutFloor;
 import dev.dtap.it.fixtures.ShapingProxy;
