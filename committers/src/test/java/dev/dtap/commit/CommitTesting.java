@@ -1,5 +1,7 @@
 package dev.dtap.commit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dtap.commit.record.JobLayout;
 import dev.dtap.commit.record.JournalEntry;
 import dev.dtap.commit.store.MultipartStore;
@@ -7,16 +9,19 @@ import dev.dtap.commit.store.ObjectInfo;
 import dev.dtap.commit.tap.BackendHidingStore;
 import dev.dtap.commit.tap.CommitTap;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * What committer tests outside this package need of its internals: the failure-injection seam of
- * job commit and a view of a job's journal and pending uploads.
+ * job commit and a view of a job's journal and pending uploads; and the lines the tests' jobs
+ * write.
  */
 public final class CommitTesting {
   private CommitTesting() {}
@@ -125,5 +130,30 @@ public final class CommitTesting {
     CommitTap tap = CommitTap.of(fs, "test");
     JobLayout layout = new JobLayout(tap.key(fs.makeQualified(dest)), jobUuid);
     return tap.store("test").list(layout.jobDir()).hasNext();
+  }
+
+  /**
+   * @param task the task's number
+   * @return the one line the committer tests' jobs write to task {@code task}'s file
+   */
+  public static String taskLine(int task) {
+    return "line of task " + task + "\n";
+  }
+
+  /**
+   * Asserts that each task's file {@code part-<t>} holds its {@link #taskLine} and that the job
+   * wrote {@code _SUCCESS}, read through a filesystem instance of its own.
+   */
+  public static void assertTaskFiles(Path dest, Configuration conf, int tasks) throws IOException {
+    try (FileSystem fs = FileSystem.newInstance(dest.toUri(), conf)) {
+      for (int t = 0; t < tasks; t++) {
+        try (FSDataInputStream in = fs.open(new Path(dest, "part-" + t))) {
+          assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+              .as("part-%d", t)
+              .isEqualTo(taskLine(t));
+        }
+      }
+      assertThat(fs.exists(new Path(dest, "_SUCCESS"))).as("_SUCCESS").isTrue();
+    }
   }
 }

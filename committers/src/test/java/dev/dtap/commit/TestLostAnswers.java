@@ -15,9 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -77,7 +75,7 @@ class TestLostAnswers {
       c.setupTask(ctx);
       Path file = new Path(c.getWorkPath(), "part-" + t);
       try (FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
-        out.write(("line of task " + t + "\n").getBytes(StandardCharsets.UTF_8));
+        out.write(CommitTesting.taskLine(t).getBytes(StandardCharsets.UTF_8));
       }
       c.commitTask(ctx);
     }
@@ -99,15 +97,7 @@ class TestLostAnswers {
   }
 
   private void assertWholeOutput() throws IOException {
-    try (FileSystem fs = FileSystem.newInstance(dest.toUri(), conf)) {
-      for (int t = 0; t < TASKS; t++) {
-        try (FSDataInputStream in = fs.open(new Path(dest, "part-" + t))) {
-          assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
-              .isEqualTo("line of task " + t + "\n");
-        }
-      }
-      assertThat(fs.exists(new Path(dest, "_SUCCESS"))).isTrue();
-    }
+    CommitTesting.assertTaskFiles(dest, conf, TASKS);
     assertThat(store.pendingUploads()).as("uploads left pending").isEmpty();
   }
 

@@ -1,5 +1,6 @@
 package dev.dtap.it.commit;
 
+import dev.dtap.commit.CommitTesting;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +75,7 @@ final class CommitJob {
       Path file = new Path(c.getWorkPath(), "part-" + t);
       FileSystem fs = file.getFileSystem(conf);
       try (FSDataOutputStream out = fs.create(file, true)) {
-        out.write(("line of task " + t + "\n").getBytes(StandardCharsets.UTF_8));
+        out.write(CommitTesting.taskLine(t).getBytes(StandardCharsets.UTF_8));
       }
       if (c.needsTaskCommit(ctx)) {
         c.commitTask(ctx);

@@ -74,7 +74,7 @@ class ITestCommitterCredentialsAndProxy {
     for (int t = 0; t < files.size(); t++) {
       try (FSDataInputStream in = fs.open(new Path(dest, files.get(t)))) {
         assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
-            .isEqualTo("line of task " + t + "\n");
+            .isEqualTo(CommitTesting.taskLine(t));
       }
     }
     assertThat(fs.exists(new Path(dest, "_SUCCESS"))).isTrue();

@@ -3,19 +3,17 @@ package dev.dtap.it.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.commit.CommitTesting;
 import dev.dtap.commit.job.CommitRecovery;
 import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.S3aTimeoutFloor;
 import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -161,15 +159,7 @@ class ITestCommitterLostAnswers {
 
   /** Every task's file, byte for byte, {@code _SUCCESS}, and no upload left pending. */
   private void assertWholeOutput(Configuration conf, Path dest) throws IOException {
-    try (FileSystem fs = FileSystem.newInstance(dest.toUri(), conf)) {
-      for (int t = 0; t < TASKS; t++) {
-        try (FSDataInputStream in = fs.open(new Path(dest, "part-" + t))) {
-          assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
-              .isEqualTo("line of task " + t + "\n");
-        }
-      }
-      assertThat(fs.exists(new Path(dest, "_SUCCESS"))).isTrue();
-    }
+    CommitTesting.assertTaskFiles(dest, conf, TASKS);
     List<String> pending = new ArrayList<>();
     for (MultipartUpload u : minio.pendingUploads(bucket, "")) {
       pending.add(u.key());
