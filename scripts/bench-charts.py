@@ -22,8 +22,8 @@ TITLES = {
     "overhead": "Tap overhead: metadata calls, local file vs dtap over it (lower is better)",
     "placement": "Placement: one file's block locations, computed locally (lower is better)",
     "split": "Split planning: FileInputFormat.getSplits over many files (lower is better)",
-    "commit": "Job commit on MinIO: 8 MiB files, dtap magic vs S3A magic; putAll: the floor, single PUTs"
-              " through S3A's client (lower is better)",
+    "commit": "Job commit on MinIO: 8 MiB files, dtap magic vs S3A magic; putAll: the floors through"
+              " S3A's client, single PUTs or multipart uploads (lower is better)",
     "cnode": "Host cache service: warm reads vs the in-process cache and a local file (higher is"
     " better); four cold task JVMs and a peer host (time; store bytes in the text)",
     "cnode-memory0": "Host cache service with no memory tier: what a new task JVM gets from the host",

@@ -18,7 +18,7 @@ declare -A args=(
   [overhead]="TapOverheadBenchmark -f 1 -wi 3 -i 5"
   [placement]="PlacementBenchmark -f 1 -wi 3 -i 5"
   [split]="SplitPlanningBenchmark -f 1 -wi 1 -i 4"
-  [commit]="CommitBenchmark|UploadFloorBenchmark -p fileSize=8m -p committer=dtap-magic,s3a-magic -wi 1 -i 3"
+  [commit]="CommitBenchmark|UploadFloorBenchmark -p fileSize=8m -p committer=dtap-magic,s3a-magic -wi 1 -i 4"
   [cnode]="CacheNodeBenchmark -f 1"
 )
 names=("$@")

@@ -33,14 +33,18 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
  * The floor under {@link CommitBenchmark} on this machine: the same bytes (1,000 files of {@code
  * fileSize}, 8 at a time) sent to the same MinIO through the same client the committers use, S3A's
- * own S3 client as S3A configures it, with the least work that can store them. One single-part PUT
- * per file (1,000 requests), no multipart upload, no journal, no task or job commit, and no copy of
- * the data in this code (every request reads views of one array, 1 MiB each, as dtap's part memory
- * hands them out).
+ * own S3 client as S3A configures it, with the least work that can store them: no journal, no task
+ * or job commit, and no copy of the data in this code (every request reads views of one array, 1
+ * MiB each, as dtap's part memory hands them out). {@code requests=put} sends one single-part PUT
+ * per file (1,000 requests), the least any client can do. {@code requests=multipart} sends an
+ * initiate, one part and a complete per file (3,000 requests): the least a committer can do that
+ * keeps a file invisible until job commit without copying it, as S3A's magic committer and dtap's
+ * do (a file of up to 8 MiB is one part at the committers' default part size).
  *
  * <p>A committer sending through that client does more than this for the same files, so this time,
  * taken in the same run, is where its ratio to {@code s3a-magic} bottoms out on this store and
@@ -66,6 +70,10 @@ public class UploadFloorBenchmark {
 
   @Param({"1k", "8m"})
   public String fileSize;
+
+  /** {@code put} or {@code multipart}: see the class comment. */
+  @Param({"put", "multipart"})
+  public String requests;
 
   /** {@code http}, or {@code https} (see {@link CommitBenchmark#scheme}). */
   @Param({"http"})
@@ -128,7 +136,11 @@ public class UploadFloorBenchmark {
         puts.add(
             containers.submit(
                 () -> {
-                  put(key);
+                  if (requests.equals("multipart")) {
+                    multipart(key);
+                  } else {
+                    put(key);
+                  }
                   return null;
                 }));
       }
@@ -144,14 +156,37 @@ public class UploadFloorBenchmark {
     cpu.clientCpuSeconds = client / measured;
     cpu.serverCpuSeconds = server / measured;
     System.out.printf(
-        "%nfloor %s %s job %d: cpu: client %.1f s, server %.1f s%n",
-        fileSize, scheme, job, client, server);
+        "%nfloor %s %s %s job %d: cpu: client %.1f s, server %.1f s%n",
+        requests, fileSize, scheme, job, client, server);
   }
 
   private void put(String key) {
     client.putObject(
         b -> b.bucket(bucket).key(key),
         RequestBody.fromContentProvider(this::views, data.length, "application/octet-stream"));
+  }
+
+  private void multipart(String key) {
+    String id = client.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+    String etag =
+        client
+            .uploadPart(
+                b ->
+                    b.bucket(bucket)
+                        .key(key)
+                        .uploadId(id)
+                        .partNumber(1)
+                        .contentLength((long) data.length),
+                RequestBody.fromContentProvider(
+                    this::views, data.length, "application/octet-stream"))
+            .eTag();
+    client.completeMultipartUpload(
+        b ->
+            b.bucket(bucket)
+                .key(key)
+                .uploadId(id)
+                .multipartUpload(
+                    m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
   }
 
   /** The file's bytes as views of one array, {@link #VIEW} bytes each, none copied here. */
