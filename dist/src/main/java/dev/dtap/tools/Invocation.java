@@ -1,5 +1,6 @@
 package dev.dtap.tools;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,12 +10,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.GenericOptionsParser;
 
 /**
- * One run of a command: its flags, options and positional arguments (Hadoop's generic options are
- * already applied to the configuration), and where to print. Not thread-safe.
+ * One run of a command: its flags, options and positional arguments, and where to print. Hadoop's
+ * generic options before the command are already applied to the configuration; a {@code -D
+ * key=value} among the command's arguments is applied here, by Hadoop's own parser, as it would be
+ * before the command. Other generic options there are usage errors that say where they go. Not
+ * thread-safe.
  */
 final class Invocation {
+  /** Hadoop's generic options other than {@code -D}, which take a value and come first. */
+  private static final Set<String> GENERIC_OPTIONS =
+      Set.of("-conf", "-fs", "-jt", "-files", "-libjars", "-archives", "-tokenCacheFile");
+
   private final Configuration conf;
   private final PrintStream out;
   private final PrintStream err;
@@ -33,8 +42,32 @@ final class Invocation {
     this.conf = conf;
     this.out = out;
     this.err = err;
+    List<String> settings = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
+      if (a.equals("-D")) {
+        if (i + 1 >= args.length || args[i + 1].indexOf('=') <= 0) {
+          throw new UsageException("-D needs key=value");
+        }
+        settings.add(a);
+        settings.add(args[++i]);
+        continue;
+      }
+      if (a.startsWith("-D")) {
+        if (a.indexOf('=') <= 2) {
+          throw new UsageException("-D needs key=value, got " + a);
+        }
+        settings.add(a);
+        continue;
+      }
+      if (GENERIC_OPTIONS.contains(a)) {
+        throw new UsageException(
+            a
+                + " is one of Hadoop's generic options: put it before the command, as in dtap "
+                + a
+                + " <value> "
+                + command.name());
+      }
       if (!a.startsWith("--") || a.equals("--")) {
         positional.add(a);
         continue;
@@ -54,6 +87,18 @@ final class Invocation {
       } else {
         throw new UsageException("unknown option " + name);
       }
+    }
+    if (!settings.isEmpty()) {
+      apply(conf, settings);
+    }
+  }
+
+  /** Applies {@code -D} settings as Hadoop's tools apply those before the command. */
+  private static void apply(Configuration conf, List<String> settings) throws UsageException {
+    try {
+      new GenericOptionsParser(conf, settings.toArray(new String[0]));
+    } catch (IOException e) {
+      throw new UsageException("cannot apply " + String.join(" ", settings) + ": " + e);
     }
   }
 

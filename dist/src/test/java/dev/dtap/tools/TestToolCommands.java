@@ -137,6 +137,42 @@ class TestToolCommands {
   }
 
   @Test
+  void aSettingAfterTheCommandAppliesAsOneBeforeIt() throws Exception {
+    String uri = LocalTaps.newDir("late-settings").toURI().toString();
+    Configuration conf = LocalTaps.newConf();
+    // the tap exists only through the setting given on the command line
+    assertThat(tool.run(conf, "-D", "fs.dtap.tap.late.uri=" + uri, "doctor", "late"))
+        .as("before the command")
+        .isZero();
+    assertThat(tool.out()).contains("late").contains("list root");
+    assertThat(tool.run(conf, "doctor", "-D", "fs.dtap.tap.late.uri=" + uri, "late"))
+        .as("after the command")
+        .isZero();
+    assertThat(tool.out()).contains("late").contains("list root");
+    assertThat(tool.run(conf, "doctor", "late", "-Dfs.dtap.tap.late.uri=" + uri))
+        .as("joined, after the tap")
+        .isZero();
+    assertThat(tool.out()).contains("list root").doesNotContain("no such tap");
+  }
+
+  @Test
+  void aGenericOptionTheCommandCannotApplyIsAUsageErrorNotATapName() throws Exception {
+    Configuration conf = LocalTaps.newConf();
+    assertThat(tool.run(conf, "doctor", "-D")).isEqualTo(2);
+    assertThat(tool.err()).contains("-D needs key=value");
+    assertThat(tool.run(conf, "doctor", "-D", "late")).isEqualTo(2);
+    assertThat(tool.err()).contains("-D needs key=value");
+    // ToolRunner hands a joined -Dlate on as "-D", "late"
+    assertThat(tool.run(conf, "doctor", "-Dlate")).isEqualTo(2);
+    assertThat(tool.err()).contains("-D needs key=value");
+    assertThat(tool.run(conf, "doctor", "-conf", "site.xml")).isEqualTo(2);
+    assertThat(tool.err())
+        .contains("-conf is one of Hadoop's generic options: put it before the command")
+        .doesNotContain("no such tap");
+    assertThat(tool.out()).doesNotContain("no such tap");
+  }
+
+  @Test
   void doctorReportsObsoleteKeysWithoutFailing() throws Exception {
     File root = LocalTaps.newDir("doctor-obsolete");
     Configuration conf = LocalTaps.addTap(LocalTaps.newConf(), "good", root);
