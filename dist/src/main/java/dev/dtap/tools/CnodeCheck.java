@@ -1,11 +1,13 @@
 package dev.dtap.tools;
 
+import dev.dtap.cache.cnode.CacheNodeAuxService;
 import dev.dtap.cache.cnode.CnodeClient;
 import dev.dtap.cache.cnode.CnodeKeys;
 import dev.dtap.cache.cnode.CnodeSettings;
 import dev.dtap.fs.config.InvalidConfigurationException;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -45,6 +47,19 @@ final class CnodeCheck {
         "OK", "host " + c.serviceHost() + " answers on " + settings.socket() + pages
       };
     } catch (IOException e) {
+      Optional<String> failedStart =
+          CacheNodeAuxService.lastStartFailure(settings.socket().toString());
+      if (failedStart.isPresent()) {
+        return new String[] {
+          "FAIL",
+          "the NodeManager's dtap_cnode auxiliary service did not start on "
+              + settings.socket()
+              + " ("
+              + failedStart.get()
+              + "); the NodeManager serves containers without it and tasks cache in their own"
+              + " JVMs. Fix the cause and restart the NodeManager"
+        };
+      }
       return new String[] {
         "FAIL",
         "the host cache service on "
