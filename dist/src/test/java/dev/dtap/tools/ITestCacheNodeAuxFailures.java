@@ -7,13 +7,16 @@ import dev.dtap.cache.cnode.CacheNode;
 import dev.dtap.cache.cnode.CacheNodeAuxService;
 import dev.dtap.cache.cnode.CnodeKeys;
 import dev.dtap.cache.disk.DiskKeys;
+import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.YarnFixture;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -98,10 +101,16 @@ class ITestCacheNodeAuxFailures {
       assertThat(yarn.getNodeManager(0).getServiceState())
           .as("the NodeManager after the service failed")
           .isEqualTo(Service.STATE.STARTED);
-      assertThat(yarn.waitForNodeManagersToConnect(60_000)).as("registered").isTrue();
-      for (RMNode node : yarn.getResourceManager().getRMContext().getRMNodes().values()) {
-        assertThat(node.getState()).as("node at the ResourceManager").isEqualTo(NodeState.RUNNING);
-      }
+      // registration and the node's move to RUNNING happen on the ResourceManager's dispatcher
+      Await.until(
+          "the NodeManager RUNNING at the ResourceManager",
+          Duration.ofMinutes(2),
+          () -> {
+            Collection<RMNode> nodes =
+                yarn.getResourceManager().getRMContext().getRMNodes().values();
+            return nodes.size() == 1
+                && nodes.stream().allMatch(n -> n.getState() == NodeState.RUNNING);
+          });
       assertThat(startFailures()).as("failed starts, over JMX").isEqualTo(1L);
 
       ToolHarness tool = new ToolHarness();
