@@ -20,13 +20,21 @@ import org.apache.hadoop.fs.Path;
  * One client process of the load test: {@code threads} readers over the objects {@code obj-0 ..
  * obj-<n-1>} of tap {@code load} for {@code seconds}, each read checked byte for byte against the
  * content {@link LoadContent} defines. Prints one line, {@code RESULT reads=.. bytes=.. errors=..
- * mismatches=.. peakHeapMiB=.. firstError=..}, and exits 0.
+ * mismatches=.. peakHeapMiB=.. retainedHeapMiB=.. firstError=..}, and exits 0. The retained heap is
+ * what the heap grew by from the filesystem's start to the readers' end, each after a full
+ * collection.
  *
  * <p>Arguments: configuration XML, objects, object size, threads, seconds, and optionally a file:
  * the run then lasts the seconds and until the file appears.
  */
 public final class LoadReader {
   private LoadReader() {}
+
+  /** The heap in use after a full collection (an explicit one: this process runs no others). */
+  private static long heapAfterGc() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
 
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
@@ -41,6 +49,7 @@ public final class LoadReader {
     // with a stop file, the readers also run until it exists (a test acts on the service meanwhile)
     java.io.File stop = args.length > 5 ? new java.io.File(args[5]) : null;
     FileSystem fs = FileSystem.newInstance(URI.create("dtap://load/"), conf);
+    long before = heapAfterGc();
     AtomicLong reads = new AtomicLong();
     AtomicLong bytes = new AtomicLong();
     AtomicLong errors = new AtomicLong();
@@ -104,6 +113,8 @@ public final class LoadReader {
         fsBytes += st.getBytesRead();
       }
     }
+    // what dtap keeps once its readers are done: its caches and queues, nothing per read
+    long retained = heapAfterGc() - before;
     fs.close();
     long peak = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -124,6 +135,8 @@ public final class LoadReader {
             + mismatches
             + " peakHeapMiB="
             + (peak >> 20)
+            + " retainedHeapMiB="
+            + (retained >> 20)
             + " firstError="
             + (firstError.length() == 0 ? "-" : firstError));
     System.out.flush();
