@@ -13,6 +13,7 @@ import dev.dtap.commit.record.TaskRecords;
 import dev.dtap.commit.tap.AttemptFiles;
 import dev.dtap.commit.tap.AuditContext;
 import dev.dtap.commit.tap.CommitTap;
+import dev.dtap.commit.tap.Uninterrupted;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -306,17 +307,22 @@ abstract class DtapCommitter extends PathOutputCommitter implements StreamCapabi
     enterTask(context);
     try {
       String attemptId = attemptId(context);
-      List<String> entries = new ArrayList<>();
-      RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
-          ctx.store().list(ctx.layout().journalDir(attemptId));
-      while (it.hasNext()) {
-        String key = it.next().key();
-        ctx.abortJournaled(key);
-        entries.add(key);
-      }
-      if (!entries.isEmpty()) {
-        ctx.store().delete(entries);
-      }
+      // an engine aborts a task it killed on the task's own, interrupted, thread
+      Uninterrupted.call(
+          () -> {
+            List<String> entries = new ArrayList<>();
+            RemoteIterator<dev.dtap.commit.store.ObjectInfo> it =
+                ctx.store().list(ctx.layout().journalDir(attemptId));
+            while (it.hasNext()) {
+              String key = it.next().key();
+              ctx.abortJournaled(key);
+              entries.add(key);
+            }
+            if (!entries.isEmpty()) {
+              ctx.store().delete(entries);
+            }
+            return null;
+          });
       ctx.tap().attempts().release(attemptKey(context));
     } finally {
       AuditContext.leaveTask();

@@ -50,7 +50,8 @@ public final class JournaledUpload {
           new JournalEntry(key, id, attempt, System.currentTimeMillis()).encode());
     } catch (IOException e) {
       try {
-        store.abort(key, id);
+        // a killed attempt's thread is interrupted: its cleanup must still reach the store
+        Uninterrupted.call(() -> store.abort(key, id));
       } catch (IOException x) {
         e.addSuppressed(x);
       }

@@ -260,7 +260,7 @@ final class MagicOutputStream extends OutputStream {
 
   private void abortQuietly(String id) {
     try {
-      asAttempt(() -> store.abort(key, id));
+      Uninterrupted.call(() -> asAttempt(() -> store.abort(key, id)));
     } catch (IOException e) {
       // the journal still lists the upload: job commit or abort finds it
       LOG.warn("Could not abort upload {} of {}: {}", id, magicPath, e.toString());

@@ -1,0 +1,72 @@
+package dev.dtap.commit.tap;
+
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+
+/**
+ * Runs cleanup requests to their end for a thread that was, or gets, interrupted. An engine kills a
+ * task attempt by interrupting its thread, as often as it likes (Spark interrupts once when another
+ * attempt of a speculative task succeeds and again when the stage ends), and S3A's client refuses
+ * every request of an interrupted thread: the aborts meant to clean up after the attempt would fail
+ * and leave its uploads pending, one of them known to no journal. So the cleanup runs on a thread
+ * of its own, which nobody interrupts, carrying the caller's audit ids; the caller waits for it
+ * (its requests are bounded by the tap's request timeouts) and gets its interrupt flag back.
+ *
+ * <p>Thread-safe.
+ */
+public final class Uninterrupted {
+  private static final Executor OWN_THREAD =
+      AuditContext.carrying(
+          work -> {
+            Thread t = new Thread(work, "dtap-cleanup");
+            t.setDaemon(true);
+            t.start();
+          });
+
+  private Uninterrupted() {}
+
+  /**
+   * Runs cleanup on a thread no engine interrupts and waits for it.
+   *
+   * @param cleanup the requests
+   * @param <T> what they return
+   * @return what they returned
+   * @throws IOException what they throw
+   */
+  public static <T> T call(AuditContext.StoreCall<T> cleanup) throws IOException {
+    CompletableFuture<T> done = new CompletableFuture<>();
+    OWN_THREAD.execute(
+        () -> {
+          try {
+            done.complete(cleanup.call());
+          } catch (IOException | RuntimeException | Error e) {
+            done.completeExceptionally(e);
+          }
+        });
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return done.get();
+        } catch (InterruptedException e) {
+          interrupted = true; // the cleanup ends on its own; the flag goes back to the caller
+        } catch (ExecutionException e) {
+          Throwable c = e.getCause();
+          if (c instanceof IOException) {
+            throw (IOException) c;
+          }
+          if (c instanceof RuntimeException) {
+            throw (RuntimeException) c;
+          }
+          throw (Error) c;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
