@@ -37,6 +37,13 @@ public final class JournaledUpload {
    */
   public static JournaledUpload start(
       MultipartStore store, JobLayout layout, String key, String attempt) throws IOException {
+    // an engine kills an attempt by interrupting it, and an interrupt in mid-initiate or before the
+    // entry is written would leave an upload no journal names: the pair runs where none reaches it
+    return Uninterrupted.call(() -> startNow(store, layout, key, attempt));
+  }
+
+  private static JournaledUpload startNow(
+      MultipartStore store, JobLayout layout, String key, String attempt) throws IOException {
     InitiatedUpload upload = store.initiate(key);
     String id = upload.uploadId();
     String name = JobLayout.newEntryName();
@@ -50,8 +57,7 @@ public final class JournaledUpload {
           new JournalEntry(key, id, attempt, System.currentTimeMillis()).encode());
     } catch (IOException e) {
       try {
-        // a killed attempt's thread is interrupted: its cleanup must still reach the store
-        Uninterrupted.call(() -> store.abort(key, id));
+        store.abort(key, id);
       } catch (IOException x) {
         e.addSuppressed(x);
       }

@@ -1,7 +1,6 @@
 package dev.dtap.commit.tap;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dtap.commit.record.JobLayout;
 import dev.dtap.commit.store.InitiatedUpload;
@@ -10,7 +9,6 @@ import dev.dtap.commit.testing.LocalMultipartStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +29,8 @@ class TestUninterruptedCleanup {
 
   /** Refuses requests on an interrupted thread, as the AWS SDK does. */
   private static final class RefusingWhenInterrupted extends ForwardingStore {
-    final AtomicBoolean interruptAfterInitiate = new AtomicBoolean();
+    /** The engine's kill: the task's thread, interrupted once the store started the upload. */
+    volatile Thread interruptAfterInitiate;
 
     RefusingWhenInterrupted(LocalMultipartStore d) {
       super(d);
@@ -47,8 +46,9 @@ class TestUninterruptedCleanup {
     public InitiatedUpload initiate(String key) throws IOException {
       refuseIfInterrupted("initiate");
       InitiatedUpload u = super.initiate(key);
-      if (interruptAfterInitiate.get()) {
-        Thread.currentThread().interrupt(); // the kill lands between the initiate and the journal
+      Thread task = interruptAfterInitiate;
+      if (task != null) {
+        task.interrupt(); // the kill lands between the initiate and the journal
       }
       return u;
     }
@@ -67,18 +67,22 @@ class TestUninterruptedCleanup {
   }
 
   @Test
-  void anUploadWhoseJournalEntryAKillCutOffIsAbortedAndTheInterruptKept() throws Exception {
+  void aKillBetweenInitiateAndJournalLeavesTheUploadJournaled() throws Exception {
     LocalMultipartStore local = new LocalMultipartStore(dir.resolve("store"));
     RefusingWhenInterrupted store = new RefusingWhenInterrupted(local);
-    store.interruptAfterInitiate.set(true);
+    store.interruptAfterInitiate = Thread.currentThread();
     JobLayout layout = new JobLayout("out", "job-1");
 
-    assertThatThrownBy(() -> JournaledUpload.start(store, layout, "out/part-0", "attempt_0"))
-        .isInstanceOf(InterruptedIOException.class)
-        .hasMessageContaining("put");
-
-    assertThat(local.pendingUploads()).as("uploads left pending").isEmpty();
+    // the kill lands between the initiate and the journal entry: both still happen
+    JournaledUpload started = JournaledUpload.start(store, layout, "out/part-0", "attempt_0");
     assertThat(Thread.currentThread().isInterrupted()).as("the kill still visible").isTrue();
+    assertThat(local.pendingUploads()).as("the upload, journaled").hasSize(1);
+    assertThat(local.list(layout.journalDir("attempt_0")).hasNext()).as("its entry").isTrue();
+
+    // the attempt then fails on its next request, and its cleanup aborts what the journal names
+    boolean aborted = Uninterrupted.call(() -> store.abort("out/part-0", started.uploadId()));
+    assertThat(aborted).isTrue();
+    assertThat(local.pendingUploads()).as("uploads left pending").isEmpty();
   }
 
   @Test
