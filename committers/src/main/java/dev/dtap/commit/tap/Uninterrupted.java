@@ -2,7 +2,7 @@ package dev.dtap.commit.tap;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -56,28 +56,18 @@ public final class Uninterrupted {
             done.completeExceptionally(e);
           }
         });
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          return done.get();
-        } catch (InterruptedException e) {
-          interrupted = true; // the cleanup ends on its own; the flag goes back to the caller
-        } catch (ExecutionException e) {
-          Throwable c = e.getCause();
-          if (c instanceof IOException) {
-            throw (IOException) c;
-          }
-          if (c instanceof RuntimeException) {
-            throw (RuntimeException) c;
-          }
-          throw (Error) c;
-        }
+      // join() waits through interrupts and sets the caller's flag again afterwards
+      return done.join();
+    } catch (CompletionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
       }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
       }
+      throw (Error) c;
     }
   }
 }
