@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * faults, a committed sort must equal the same job's on hdfs:// without dtap byte for byte.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(ReliabilityLog.Failures.class)
 class ITestMapReduceDropIn {
   /** TeraGen rows: 100 bytes each; raise with -Ddtap.e2e.rows. */
   private static final long ROWS = Long.getLong("dtap.e2e.rows", 100_000L);
@@ -110,6 +112,15 @@ class ITestMapReduceDropIn {
   @ParameterizedTest
   @ValueSource(strings = {"magic", "staging"})
   void teraSortUnderConnectionResetsCommitsWholeOrNothing(String committer) throws Exception {
+    ReliabilityLog.Case rc =
+        faultLog()
+            .begin(
+                "MapReduce TeraSort of "
+                    + ROWS
+                    + " rows through an S3 tap ("
+                    + committer
+                    + " committer, 2 reduces)",
+                "connection reset part-way through every 7th answer of the job's store traffic");
     referenceSort();
     String base = "dtap://lake/tera-faults";
     String out = base + "/out-" + committer;
@@ -153,10 +164,12 @@ class ITestMapReduceDropIn {
           for (Map.Entry<String, byte[]> e : expected.entrySet()) {
             assertThat(sorted.get(e.getKey())).as(e.getKey()).isEqualTo(e.getValue());
           }
+          rc.checked("every part file compared byte for byte with the same sort on hdfs://");
           outcome = "committed: the whole sort, byte for byte the job on hdfs://";
         } else {
           assertThat(sorted).as("no output file after a failed job").isEmpty();
           assertThat(fs.exists(new Path(out, "_SUCCESS"))).as("no _SUCCESS").isFalse();
+          rc.checked("the output directory listed: no part file, no _SUCCESS");
           outcome = "the job failed after its task retries; no output file, no _SUCCESS";
         }
       }
@@ -164,20 +177,8 @@ class ITestMapReduceDropIn {
     assertThat(minio.pendingUploads(cluster.bucket, "lake/tera-faults/"))
         .as("uploads neither completed nor aborted")
         .isEmpty();
-    faultLog()
-        .row(
-            "MapReduce TeraSort of "
-                + ROWS
-                + " rows through an S3 tap ("
-                + committer
-                + " committer, 2 reduces)",
-            "connection reset part-way through every 7th answer of the job's store traffic ("
-                + faults
-                + " faults in "
-                + requests
-                + " requests)",
-            outcome + "; 0 pending uploads",
-            "0");
+    rc.checked("MinIO's pending uploads under the job's prefix listed: 0")
+        .held(outcome + " (" + faults + " faults in " + requests + " requests)", "0");
   }
 
   /** The fault cases' log, opened (emptied) by the first case that runs, not by the class. */

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -32,6 +33,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * PathOutputCommitProtocol}; MinIO and HDFS behind the taps.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(ReliabilityLog.Failures.class)
 class ITestSparkDropIn {
   private static final long ROWS = 200_000;
 
@@ -176,6 +178,15 @@ class ITestSparkDropIn {
   @ValueSource(strings = {"magic", "staging"})
   void aWriteUnderConnectionResetsCommitsWholeOrNothing(String committer) throws Exception {
     String prefix = "lake/spark/faults-" + committer;
+    ReliabilityLog.Case rc =
+        faultLog()
+            .begin(
+                "Spark partitioned Parquet write of "
+                    + ROWS
+                    + " rows through an S3 tap ("
+                    + committer
+                    + " committer, local[2,4])",
+                "connection reset part-way through every 25th answer of the job's store traffic");
     String outcome;
     long faults;
     long requests;
@@ -206,29 +217,19 @@ class ITestSparkDropIn {
       if (run.exit == 0) {
         assertThat(digest(run, "READ")).as("read back").isEqualTo(digest(run, "WROTE"));
         assertThat(keys(prefix + "/")).contains(prefix + "/_SUCCESS");
+        rc.checked("the table read back by Spark, its digest against the written rows' digest");
         outcome = "committed: the whole table, read back equal to what was written";
       } else {
         assertThat(keys(prefix + "/"))
             .as("no data file and no _SUCCESS after a failed job")
             .noneMatch(k -> k.endsWith(".parquet") || k.endsWith("_SUCCESS"));
+        rc.checked("the table's prefix listed: no data file, no _SUCCESS");
         outcome = "the job failed after its task retries; no data file, no _SUCCESS";
       }
     }
     awaitNoUploadsUnder(prefix + "/");
-    faultLog()
-        .row(
-            "Spark partitioned Parquet write of "
-                + ROWS
-                + " rows through an S3 tap ("
-                + committer
-                + " committer, local[2,4])",
-            "connection reset part-way through every 25th answer of the job's store traffic ("
-                + faults
-                + " faults in "
-                + requests
-                + " requests)",
-            outcome + "; 0 pending uploads",
-            "0");
+    rc.checked("MinIO's pending uploads under the table's prefix listed: 0")
+        .held(outcome + " (" + faults + " faults in " + requests + " requests)", "0");
   }
 
   @Test

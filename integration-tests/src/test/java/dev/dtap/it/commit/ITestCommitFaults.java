@@ -36,6 +36,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -51,6 +52,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * pending multipart upload: every upload the job started was completed or aborted.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(ReliabilityLog.Failures.class)
 class ITestCommitFaults {
   /** CI: 200 files from 20 tasks; the soak: -Ddtap.commit.tasks=100 -Ddtap.commit.files=100. */
   private static final int TASKS = Integer.getInteger("dtap.commit.tasks", 20);
@@ -143,6 +145,27 @@ class ITestCommitFaults {
     boolean downInJobCommit = fault.equals("DOWN") || fault.equals("KILL");
     List<String[]> journaled = new ArrayList<>();
     boolean killed = fault.equals("KILL");
+    ReliabilityLog.Case rc =
+        log.begin(
+            committer
+                + " committer, "
+                + (TASKS * FILES_PER_TASK)
+                + " files from "
+                + TASKS
+                + " tasks, job "
+                + end,
+            killed
+                ? "MinIO's process killed (SIGKILL) at the "
+                    + n
+                    + "th request of job commit, restarted after the job"
+                : downInJobCommit
+                    ? "store down from the "
+                        + n
+                        + "th request of job commit on, until after the job"
+                    : (fault.equals("RESET") ? "connection reset" : "answer cut short")
+                        + " on every "
+                        + n
+                        + "th request");
     if (!downInJobCommit) {
       proxy.faults().failEvery(Fault.valueOf(fault), n);
     }
@@ -226,36 +249,22 @@ class ITestCommitFaults {
       pending.add(u.key() + " " + u.uploadId());
     }
     assertThat(pending).as("uploads neither completed nor aborted").isEmpty();
-    log.row(
-        committer
-            + " committer, "
-            + (TASKS * FILES_PER_TASK)
-            + " files from "
-            + TASKS
-            + " tasks, job "
-            + end,
-        (killed
-                ? "MinIO's process killed (SIGKILL) at the "
-                    + n
-                    + "th request of job commit, restarted after the job"
-                : downInJobCommit
-                    ? "store down from the "
-                        + n
-                        + "th request of job commit on, until after the job"
-                    : (fault.equals("RESET") ? "connection reset" : "answer cut short")
-                        + " on every "
-                        + n
-                        + "th request")
-            + (downInJobCommit
-                ? " (" + requests + " requests)"
-                : " (" + faults + " faults in " + requests + " requests)"),
-        outcome
-            + "; "
-            + retriedAttempts
-            + " task attempt(s) retried; output "
-            + (committed.isEmpty() ? "none" : "whole and exact")
-            + "; 0 pending uploads",
-        "0");
+    rc.checked(
+            committed.isEmpty()
+                ? "the destination listed: no file"
+                : "every part file compared byte for byte with what the tasks wrote")
+        .checked("each of the " + journaled.size() + " uploads the tasks left asked for by its id")
+        .checked("MinIO's pending uploads under the destination listed: 0")
+        .held(
+            outcome
+                + "; "
+                + retriedAttempts
+                + " task attempt(s) retried; output "
+                + (committed.isEmpty() ? "none" : "whole and exact")
+                + (downInJobCommit
+                    ? "; " + requests + " requests"
+                    : "; " + faults + " faults in " + requests + " requests"),
+            "0");
   }
 
   /**

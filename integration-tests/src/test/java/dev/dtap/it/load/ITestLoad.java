@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
@@ -33,6 +34,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * run. The CI run is short ({@code -Ddtap.load.seconds=15}, 256 MiB); the soak the issue names is
  * {@code -Ddtap.load.seconds=60 -Ddtap.load.mib=1024}.
  */
+@ExtendWith(ReliabilityLog.Failures.class)
 class ITestLoad {
   private static final int CLIENTS = Integer.getInteger("dtap.load.clients", 4);
   private static final int THREADS = Integer.getInteger("dtap.load.threads", 32);
@@ -164,39 +166,53 @@ class ITestLoad {
 
   @Test
   void clientsReadExactBytesUnderLoad() throws Exception {
+    ReliabilityLog.Case rc =
+        log.begin(
+            CLIENTS
+                + " client processes x "
+                + THREADS
+                + " reader threads for "
+                + SECONDS
+                + " s over "
+                + MIB
+                + " MiB in MinIO, cache on",
+            "load (sequential whole-object and random 8-range reads, mixed)");
     long[] r = collect(startClients(new Configuration(false), null));
     // the heap stayed bounded when no reader failed: an OutOfMemoryError is counted as an error
     // (this test found one, in the cache's readahead, before the memory tier's default followed
     // the heap); the figure is the sum of the heap pools' peaks, an upper bound
-    log.row(
-        CLIENTS
-            + " client processes x "
-            + THREADS
-            + " reader threads for "
-            + SECONDS
-            + " s over "
-            + MIB
-            + " MiB in MinIO, cache on",
-        "load (sequential whole-object and random 8-range reads, mixed)",
-        "0 errors, 0 wrong bytes; "
-            + r[0]
-            + " reads, "
-            + r[1]
-            + " MiB read; dtap's byte counts equal the"
-            + " readers'; peak heap of a client at most "
-            + r[2]
-            + " MiB (-Xmx"
-            + HEAP_MIB
-            + "m; the sum of the heap pools' peaks); kept after its readers at most "
-            + r[3]
-            + " MiB (bound "
-            + RETAINED_BOUND_MIB
-            + ")",
-        "0");
+    checkedByCollect(rc)
+        .held(
+            "0 errors, 0 wrong bytes; "
+                + r[0]
+                + " reads, "
+                + r[1]
+                + " MiB read; dtap's byte counts equal the"
+                + " readers'; peak heap of a client at most "
+                + r[2]
+                + " MiB (-Xmx"
+                + HEAP_MIB
+                + "m; the sum of the heap pools' peaks); kept after its readers at most "
+                + r[3]
+                + " MiB (bound "
+                + RETAINED_BOUND_MIB
+                + ")",
+            "0");
   }
 
   @Test
   void clientsReadExactBytesThroughACacheServiceKilledAndRestartedUnderLoad() throws Exception {
+    ReliabilityLog.Case rc =
+        log.begin(
+            CLIENTS
+                + " client processes x "
+                + THREADS
+                + " reader threads for at least "
+                + SECONDS
+                + " s over "
+                + MIB
+                + " MiB in MinIO through the host cache service",
+            "the cache service killed (SIGKILL) under load, then restarted");
     try (CnodeProcess service = new CnodeProcess("load", 0, "").start()) {
       File stop = new File(RepoRoot.data(), "load-stop-" + System.nanoTime());
       Configuration conf = service.clientConf();
@@ -224,31 +240,34 @@ class ITestLoad {
       Files.createFile(stop.toPath());
       long[] r = collect(clients);
       System.out.println("load through the service: done, " + service.stats());
-      log.row(
-          CLIENTS
-              + " client processes x "
-              + THREADS
-              + " reader threads for at least "
-              + SECONDS
-              + " s over "
-              + MIB
-              + " MiB in MinIO through the host cache service",
-          "the cache service killed (SIGKILL) under load, then restarted",
-          "0 errors, 0 wrong bytes; "
-              + r[0]
-              + " reads, "
-              + r[1]
-              + " MiB read; the readers went to the store while it was down and back to it"
-              + " once restarted; dtap's byte counts equal the readers'; peak heap of a"
-              + " client at most "
-              + r[2]
-              + " MiB; kept after its readers at most "
-              + r[3]
-              + " MiB (bound "
-              + RETAINED_BOUND_MIB
-              + ")",
-          "0");
+      checkedByCollect(rc)
+          .checked(
+              "the service's hits before the kill and after the restart, MinIO's traffic while it was down")
+          .held(
+              "0 errors, 0 wrong bytes; "
+                  + r[0]
+                  + " reads, "
+                  + r[1]
+                  + " MiB read; the readers went to the store while it was down and back to it"
+                  + " once restarted; dtap's byte counts equal the readers'; peak heap of a"
+                  + " client at most "
+                  + r[2]
+                  + " MiB; kept after its readers at most "
+                  + r[3]
+                  + " MiB (bound "
+                  + RETAINED_BOUND_MIB
+                  + ")",
+              "0");
     }
+  }
+
+  /** What {@link #collect} asserts, for the report. */
+  private static ReliabilityLog.Case checkedByCollect(ReliabilityLog.Case rc) {
+    return rc.checked("every byte each reader read, against the content's formula")
+        .checked("each client's exit status, errors and wrong bytes: 0")
+        .checked("dtap's bytes-read counter against the readers' own count")
+        .checked(
+            "the heap each client kept after its readers, against " + RETAINED_BOUND_MIB + " MiB");
   }
 
   private static Map<String, String> result(File out) throws Exception {

@@ -23,6 +23,7 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The cache's disk fails for real under a running reader: a 3 MiB tmpfs fills up (ENOSPC) while 10
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * are counted as cache faults, and nothing fails the reader. Mounting needs root, which this
  * project's CI machine has; elsewhere the test fails saying so.
  */
+@ExtendWith(ReliabilityLog.Failures.class)
 class ITestCacheDiskFaults {
   private static final int FILE = 512 << 10;
   private static final int FILES = 20;
@@ -112,16 +114,26 @@ class ITestCacheDiskFaults {
   void aFullThenReadOnlyCacheDiskNeverFailsAReader() throws Exception {
     ReliabilityLog log = ReliabilityLog.open("cache-disk");
     try (FileSystem fs = cachedFs()) {
+      ReliabilityLog.Case full =
+          log.begin(
+              "sequential reads of 10 MiB through the cache, twice",
+              "cache disk (3 MiB tmpfs) fills up");
       readAllExactly(fs); // 10 MiB into a 3 MiB disk
-      long full = counter(fs, "dtap_cache_fault_disk_full");
-      assertThat(full).as("ENOSPC counted as a cache fault").isGreaterThan(0);
+      long fullFaults = counter(fs, "dtap_cache_fault_disk_full");
+      assertThat(fullFaults).as("ENOSPC counted as a cache fault").isGreaterThan(0);
       readAllExactly(fs); // again: some pages from the full disk, the rest from the backend
-      log.row(
-          "sequential reads of 10 MiB through the cache, twice",
-          "cache disk (3 MiB tmpfs) fills up",
-          "exact bytes; " + full + " disk-full faults counted, reads served from the backend",
-          "0");
+      full.checked("10 files read whole twice, compared byte for byte")
+          .checked("dtap_cache_fault_disk_full > 0")
+          .held(
+              "exact bytes; "
+                  + fullFaults
+                  + " disk-full faults counted, reads served from the backend",
+              "0");
 
+      ReliabilityLog.Case readOnly =
+          log.begin(
+              "sequential reads of 10 MiB through the cache, twice",
+              "cache disk remounted read-only mid-run");
       long before = faults(fs);
       sh("mount -o remount,ro " + mount.getAbsolutePath(), "could not remount read-only");
       // pages already on the disk are still read from it; new ones cannot be written
@@ -129,11 +141,12 @@ class ITestCacheDiskFaults {
       readAllExactly(fs);
       long after = faults(fs);
       assertThat(after).as("faults counted after the disk turned read-only").isGreaterThan(before);
-      log.row(
-          "sequential reads of 10 MiB through the cache, twice",
-          "cache disk remounted read-only mid-run",
-          "exact bytes; " + (after - before) + " more cache faults counted, no reader failed",
-          "0");
+      readOnly
+          .checked("10 files read whole twice, compared byte for byte")
+          .checked("cache faults counted after the remount")
+          .held(
+              "exact bytes; " + (after - before) + " more cache faults counted, no reader failed",
+              "0");
     }
   }
 }

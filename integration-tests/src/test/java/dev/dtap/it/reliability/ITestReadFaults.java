@@ -29,6 +29,7 @@ import org.apache.hadoop.util.functional.FutureIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,6 +43,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * and (cache on) from the pages the faulty read may have left, so no torn page was kept.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(ReliabilityLog.Failures.class)
 class ITestReadFaults {
   private static final int PAGE = 64 << 10;
   private static final int LENGTH = 16 * PAGE + 4321;
@@ -169,6 +171,13 @@ class ITestReadFaults {
     String key = "obj-" + OBJECTS.incrementAndGet();
     byte[] expected = put(key);
     Path path = new Path("dtap://rf/" + key);
+    ReliabilityLog.Case rc =
+        log.begin(
+            kind.name().toLowerCase()
+                + " read, cache "
+                + (cache ? "on" : "off")
+                + (cache ? (warm ? ", warm" : ", cold") : ""),
+            injected.describe());
     String outcome;
     try (FileSystem fs = newFs(cache)) {
       if (warm) {
@@ -180,6 +189,7 @@ class ITestReadFaults {
         long requests = proxy.requests();
         read(fs, path, kind, expected, () -> injected.inject(proxy, minio));
         long hit = proxy.faults().injectedTotal() - before;
+        rc.checked("the bytes read under the fault compared with the object's");
         outcome =
             "exact bytes; faults hit "
                 + hit
@@ -191,7 +201,8 @@ class ITestReadFaults {
             .as("the error hides the backend")
             .doesNotContain(bucket)
             .doesNotContain(proxy.endpoint().getAuthority());
-        outcome = "IOException naming " + "the dtap path (" + e.getClass().getSimpleName() + ")";
+        rc.checked("the error's text: names the dtap path, not the bucket or the endpoint");
+        outcome = "IOException naming the dtap path (" + e.getClass().getSimpleName() + ")";
       } finally {
         proxy.faults().heal();
         if (injected == Injected.STORE_KILLED) {
@@ -204,14 +215,8 @@ class ITestReadFaults {
       assertThat(readSequential(fs, path, () -> {})).as("after healing, again").isEqualTo(expected);
       read(fs, path, Kind.RANDOM, expected, () -> {});
     }
-    log.row(
-        kind.name().toLowerCase()
-            + " read, cache "
-            + (cache ? "on" : "off")
-            + (cache ? (warm ? ", warm" : ", cold") : ""),
-        injected.describe(),
-        outcome,
-        "0");
+    rc.checked("after healing, the object read whole twice and at random positions, compared")
+        .held(outcome, "0");
   }
 
   /** Reads in the given way, checking every byte, and calls {@code fault} part-way through. */

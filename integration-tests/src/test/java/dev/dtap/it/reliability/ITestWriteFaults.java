@@ -22,6 +22,7 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,6 +42,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * lifecycle rule would.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(ReliabilityLog.Failures.class)
 class ITestWriteFaults {
   private static final int SMALL = 700_000;
   private static final int LARGE = 12 << 20; // three parts of 5 MiB (S3A's minimum part size)
@@ -154,6 +156,11 @@ class ITestWriteFaults {
     }
     byte[] data = bytes(size, key.hashCode() + 1);
     Path path = new Path("dtap://wf/" + key);
+    ReliabilityLog.Case rc =
+        log.begin(
+            (size == LARGE ? "multipart write (12 MiB)" : "single-PUT write (700 KB)")
+                + (overwrite ? ", overwriting a file" : ", new file"),
+            injected.description);
     String outcome;
     try (FileSystem fs = newFs()) {
       try {
@@ -169,6 +176,7 @@ class ITestWriteFaults {
             .as("the error hides the backend")
             .doesNotContain(bucket)
             .doesNotContain(proxy.endpoint().getAuthority());
+        rc.checked("the error's text: names the dtap path, not the bucket or the endpoint");
         outcome = "IOException naming the dtap path (" + e.getClass().getSimpleName() + ")";
       } finally {
         proxy.faults().heal();
@@ -178,6 +186,7 @@ class ITestWriteFaults {
       }
     }
     byte[] stored = stored(key);
+    rc.checked("the object read straight from MinIO, compared with the new and the old bytes");
     if (outcome.equals("written whole")) {
       assertThat(stored).as("the object after a write that succeeded").isEqualTo(data);
     } else if (stored != null && java.util.Arrays.equals(stored, data)) {
@@ -203,15 +212,11 @@ class ITestWriteFaults {
           .client()
           .abortMultipartUpload(b -> b.bucket(bucket).key(u.key()).uploadId(u.uploadId()));
     }
+    rc.checked("MinIO's pending uploads at the key listed: " + pending);
     if (pending > 0) {
       outcome += "; " + pending + " incomplete upload left for the store's lifecycle rule";
     }
-    log.row(
-        (size == LARGE ? "multipart write (12 MiB)" : "single-PUT write (700 KB)")
-            + (overwrite ? ", overwriting a file" : ", new file"),
-        injected.description,
-        outcome,
-        "0");
+    rc.held(outcome, "0");
   }
 
   private byte[] stored(String key) {
