@@ -242,7 +242,8 @@ class ITestLoad {
       System.out.println("load through the service: done, " + service.stats());
       checkedByCollect(rc)
           .checked(
-              "the service's hits before the kill and after the restart, MinIO's traffic while it was down")
+              "the service's hits before the kill and after the restart"
+                  + ", MinIO's traffic while it was down")
           .held(
               "0 errors, 0 wrong bytes; "
                   + r[0]
