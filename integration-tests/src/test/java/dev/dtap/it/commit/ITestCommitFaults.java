@@ -3,6 +3,7 @@ package dev.dtap.it.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.commit.job.CommitRecovery;
+import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.ErrorText;
 import dev.dtap.it.fixtures.FaultPlan.Fault;
 import dev.dtap.it.fixtures.MinioFixture;
@@ -11,6 +12,7 @@ import dev.dtap.it.fixtures.S3aTimeoutFloor;
 import dev.dtap.it.fixtures.ShapingProxy;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +48,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * Jobs committed, or aborted, through the committer API as MapReduce drives it (a failed task
  * attempt is aborted and run again as a new attempt), while a proxy between the client and MinIO
- * resets the connection of every n-th request part-way through its answer. Whatever the faults hit,
- * the destination ends with the whole job's output, byte for byte, or none of it (after the
- * operator's {@code dtap committer recover} for a job commit that failed), and the bucket holds no
- * pending multipart upload: every upload the job started was completed or aborted.
+ * resets the connection of every n-th request part-way through its answer, cuts it short, or
+ * swallows the request (which the client must give up on within the tap's socket timeout). Whatever
+ * the faults hit, the destination ends with the whole job's output, byte for byte, or none of it
+ * (after the operator's {@code dtap committer recover} for a job commit that failed), and the
+ * bucket holds no pending multipart upload: every upload the job started was completed or aborted.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(ReliabilityLog.Failures.class)
@@ -120,6 +123,7 @@ class ITestCommitFaults {
       all.add(Arguments.of(committer, "RESET", 100, "commit"));
       all.add(Arguments.of(committer, "RESET", 10, "commit"));
       all.add(Arguments.of(committer, "TRUNCATE", 25, "commit"));
+      all.add(Arguments.of(committer, "BLACK_HOLE", 300, "commit"));
       all.add(Arguments.of(committer, "RESET", 100, "abort"));
       all.add(Arguments.of(committer, "DOWN", 60, "commit"));
       all.add(Arguments.of(committer, "KILL", 60, "commit"));
@@ -142,6 +146,8 @@ class ITestCommitFaults {
     String outcome;
     long requestsBefore = proxy.requests();
     long faultsBefore = proxy.faults().injectedTotal();
+    long blackHolesBefore = proxy.faults().injected(Fault.BLACK_HOLE);
+    proxy.faults().clearSwallows();
     boolean downInJobCommit = fault.equals("DOWN") || fault.equals("KILL");
     List<String[]> journaled = new ArrayList<>();
     boolean killed = fault.equals("KILL");
@@ -162,10 +168,7 @@ class ITestCommitFaults {
                     ? "store down from the "
                         + n
                         + "th request of job commit on, until after the job"
-                    : (fault.equals("RESET") ? "connection reset" : "answer cut short")
-                        + " on every "
-                        + n
-                        + "th request");
+                    : faultWords(fault) + " on every " + n + "th request");
     if (!downInJobCommit) {
       proxy.faults().failEvery(Fault.valueOf(fault), n);
     }
@@ -228,6 +231,26 @@ class ITestCommitFaults {
     }
     long requests = proxy.requests() - requestsBefore;
     long faults = proxy.faults().injectedTotal() - faultsBefore;
+    String swallowed = "";
+    if (fault.equals("BLACK_HOLE")) {
+      // each swallowed request must have been given up by the client (and its work retried):
+      // the figure is the longest the client waited: the tap's socket timeout, after the HTTP
+      // client's wait for a 100-continue for a request with a body
+      long injected = proxy.faults().injected(Fault.BLACK_HOLE) - blackHolesBefore;
+      Await.until(
+          "the client closed every connection whose request was swallowed",
+          Duration.ofMinutes(2),
+          () -> proxy.faults().swallowsEnded() == injected);
+      rc.checked("connections with a swallowed request closed by the client: " + injected);
+      swallowed =
+          "; "
+              + injected
+              + " swallowed request(s), the longest given up after "
+              + proxy.faults().longestSwallow().toMillis()
+              + " ms (the tap's socket timeout, "
+              + ShapingProxy.FAULT_TIMEOUT.toMillis()
+              + " ms, after the HTTP client's wait of up to 3 s for a 100-continue)";
+    }
 
     Map<String, byte[]> committed = committedFiles("out/job-" + job + "/");
     if (end.equals("abort") || committed.isEmpty()) {
@@ -263,7 +286,8 @@ class ITestCommitFaults {
                 + (committed.isEmpty() ? "none" : "whole and exact")
                 + (downInJobCommit
                     ? "; " + requests + " requests"
-                    : "; " + faults + " faults in " + requests + " requests"),
+                    : "; " + faults + " faults in " + requests + " requests")
+                + swallowed,
             "0");
   }
 
@@ -276,6 +300,19 @@ class ITestCommitFaults {
         .as("the error hides the backend")
         .doesNotContain(bucket)
         .doesNotContain(proxy.endpoint().getAuthority());
+  }
+
+  private static String faultWords(String fault) {
+    switch (fault) {
+      case "RESET":
+        return "connection reset";
+      case "TRUNCATE":
+        return "answer cut short";
+      case "BLACK_HOLE":
+        return "request swallowed (no answer)";
+      default:
+        throw new IllegalArgumentException("no words for the fault " + fault);
+    }
   }
 
   private static String describe(List<CommitRecovery.JobReport> reports) {
