@@ -158,7 +158,8 @@ final class StagingCommitter extends DtapCommitter {
     if ((length + partSize - 1) / partSize > JournaledUpload.MAX_PARTS) {
       throw JournaledUpload.tooManyParts(file.toString()); // before any request
     }
-    JournaledUpload started = JournaledUpload.start(store, ctx.layout(), key, attemptId);
+    JournaledUpload started =
+        JournaledUpload.start(store, ctx.layout(), key, attemptId, ctx.tap().steps());
     String uploadId = started.uploadId();
     List<UploadedPart> parts = new ArrayList<>();
     try {

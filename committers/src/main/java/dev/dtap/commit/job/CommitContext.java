@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.slf4j.Logger;
@@ -150,6 +151,39 @@ public final class CommitContext {
     }
     JournalEntry e = JournalEntry.decode(data.get(), where(entryKey));
     return store().abort(e.key(), e.uploadId());
+  }
+
+  /**
+   * @return the key a journal entry names, or empty if the entry is gone
+   */
+  Optional<String> journaledKey(String entryKey) throws IOException {
+    Optional<byte[]> data = store().get(entryKey);
+    if (!data.isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(JournalEntry.decode(data.get(), where(entryKey)).key());
+  }
+
+  /**
+   * Aborts every upload pending at a key of a task that had more than one attempt, but those to
+   * keep. An attempt killed between its initiate and its journal entry left an upload no journal
+   * names; its task's other attempts write the same keys (file names are the task's, not the
+   * attempt's, in MapReduce and Spark), so it is found at them, by a listing of that one key.
+   *
+   * @param key the key
+   * @param keep upload ids not to abort (the winning attempt's, while it may still be completing)
+   * @return how many uploads were aborted
+   * @throws IOException if the listing or an abort fails
+   */
+  long abortPendingAt(String key, Set<String> keep) throws IOException {
+    long aborted = 0;
+    for (String id : store().pendingUploads(key)) {
+      if (!keep.contains(id) && store().abort(key, id)) {
+        LOG.info("Aborted upload {} of {}, left by an attempt of its task", id, where(key));
+        aborted++;
+      }
+    }
+    return aborted;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.dtap.commit.job;
 
 import dev.dtap.commit.record.CommitIntent;
+import dev.dtap.commit.record.JobLayout;
 import dev.dtap.commit.record.JournalWalk;
 import dev.dtap.commit.record.Json;
 import dev.dtap.commit.record.PendingFile;
@@ -8,6 +9,7 @@ import dev.dtap.commit.record.TaskRecord;
 import dev.dtap.commit.store.ObjectInfo;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -15,10 +17,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Aborting a job: every upload its journal names is aborted, whatever state the job's tasks were
- * in, and its directory is deleted. It never lists pending uploads by prefix (MinIO cannot), so it
- * works on every store. When job commit had begun, the files it already made visible are removed
- * first (only objects that are still the job's own, recognised by etag), so that a failed job
- * leaves no partial output. Idempotent.
+ * in, and its directory is deleted; for a task with more than one attempt, everything pending at
+ * the keys it journaled (an attempt killed between an initiate and its entry left an upload there).
+ * It never lists pending uploads by prefix (MinIO cannot), so it works on every store. When job
+ * commit had begun, the files it already made visible are removed first (only objects that are
+ * still the job's own, recognised by etag), so that a failed job leaves no partial output.
+ * Idempotent.
  */
 public final class JobAbort {
   private static final Logger LOG = LoggerFactory.getLogger(JobAbort.class);
@@ -47,14 +51,20 @@ public final class JobAbort {
       JournalWalk walk = new JournalWalk(c.store(), c.layout().journalRoot());
       while (walk.hasNext()) {
         JournalWalk.TaskJournal tj = walk.next();
+        // an attempt killed between an initiate and its entry left an upload at a key its task's
+        // other attempts journal: with more than one attempt, each journaled key is listed
+        boolean retried = tj.entries.size() > 1;
+        for (String attempt : tj.entries.keySet()) {
+          retried |= JobLayout.isLaterAttempt(attempt);
+        }
+        boolean listKeys = retried;
         for (List<String> entries : tj.entries.values()) {
           for (String key : entries) {
             work.submit(
                 () -> {
-                  if (c.abortJournaled(key)) {
-                    synchronized (aborted) {
-                      aborted[0]++;
-                    }
+                  long n = listKeys ? abortAllAt(c, key) : (c.abortJournaled(key) ? 1 : 0);
+                  synchronized (aborted) {
+                    aborted[0] += n;
                   }
                 });
           }
@@ -70,6 +80,11 @@ public final class JobAbort {
         c.dest(),
         aborted[0]);
     return aborted[0];
+  }
+
+  private static long abortAllAt(CommitContext c, String entryKey) throws IOException {
+    Optional<String> key = c.journaledKey(entryKey);
+    return key.isPresent() ? c.abortPendingAt(key.get(), Collections.emptySet()) : 0;
   }
 
   /** Deletes the objects of a task record that are this job's (their etag is our upload's). */

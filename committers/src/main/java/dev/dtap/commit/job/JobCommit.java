@@ -13,6 +13,7 @@ import dev.dtap.commit.tap.CommitSteps;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -157,23 +158,37 @@ public final class JobCommit {
     }
   }
 
+  /**
+   * Completes a task's winning uploads and aborts its other journaled ones. When the task had more
+   * than one attempt, an earlier one may have been killed between an initiate and its journal
+   * entry: what is pending at each key the task journaled or completed is aborted too (one listing
+   * of that key; see {@link CommitContext#abortPendingAt}).
+   */
   private void commitTask(ParallelWork work, JournalWalk.TaskJournal tj, String recordKey)
       throws IOException {
     Set<String> covered = new HashSet<>();
+    Set<String> winning = new HashSet<>();
     String winner = null;
+    boolean retried = tj.entries.size() > 1;
+    for (String attempt : tj.entries.keySet()) {
+      retried |= JobLayout.isLaterAttempt(attempt);
+    }
     if (recordKey != null) {
       TaskRecord r = c.record(recordKey);
       winner = r.attemptId();
+      retried |= JobLayout.isLaterAttempt(winner);
       List<PendingFile> files = r.files();
       for (PendingFile f : files) {
         covered.add(f.journalName());
+        winning.add(f.uploadId());
       }
+      boolean listKeys = retried;
       for (int i = 0; i < files.size(); i += CHUNK) {
         List<PendingFile> chunk = files.subList(i, Math.min(files.size(), i + CHUNK));
         if (i + CHUNK >= files.size()) {
-          completeEach(chunk); // the last chunk here: a small task needs no hand-off
+          completeEach(chunk, listKeys); // the last chunk here: a small task needs no hand-off
         } else {
-          work.submitNested(() -> completeEach(chunk));
+          work.submitNested(() -> completeEach(chunk, listKeys));
         }
       }
     }
@@ -181,18 +196,29 @@ public final class JobCommit {
       boolean won = e.getKey().equals(winner);
       for (String entryKey : e.getValue()) {
         String name = entryKey.substring(entryKey.lastIndexOf('/') + 1);
-        if (!won || !covered.contains(name)) {
+        if (won && covered.contains(name)) {
+          continue;
+        }
+        if (!retried) {
           if (c.abortJournaled(entryKey)) {
             summary.aborted.incrementAndGet();
+          }
+        } else {
+          Optional<String> key = c.journaledKey(entryKey);
+          if (key.isPresent()) {
+            summary.aborted.addAndGet(c.abortPendingAt(key.get(), winning));
           }
         }
       }
     }
   }
 
-  private void completeEach(List<PendingFile> files) throws IOException {
+  private void completeEach(List<PendingFile> files, boolean listKeys) throws IOException {
     for (PendingFile f : files) {
       complete(f);
+      if (listKeys) {
+        summary.aborted.addAndGet(c.abortPendingAt(f.key(), Collections.singleton(f.uploadId())));
+      }
       summary.files.incrementAndGet();
       summary.bytes.addAndGet(f.length());
       summary.filename(c.displayPath(f.key()));

@@ -101,6 +101,20 @@ public final class JobLayout {
   }
 
   /**
+   * Whether an attempt was preceded by another attempt of its task (a retry or a speculative copy).
+   *
+   * @param attempt a task attempt id
+   * @return true if its attempt number is above 0; false when it is not in Hadoop's format
+   */
+  public static boolean isLaterAttempt(String attempt) {
+    try {
+      return org.apache.hadoop.mapreduce.TaskAttemptID.forName(attempt).getId() > 0;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /**
    * @return a journal entry name no other writer uses
    */
   public static String newEntryName() {

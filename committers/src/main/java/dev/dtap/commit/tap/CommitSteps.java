@@ -3,9 +3,10 @@ package dev.dtap.commit.tap;
 import java.io.IOException;
 
 /**
- * Named points in job commit, where tests inject failures: a listener may throw (a failed commit)
- * or halt the JVM (a crashed driver). Each tap has its own ({@link CommitTap#steps()}), so a
- * listener sees the commits of that tap's filesystem only. No listener is installed in production.
+ * Named points in job commit, and the one point of a task's upload between its initiate and its
+ * journal entry, where tests inject failures: a listener may throw (a failed commit) or kill the
+ * JVM (a crashed driver or task). Each tap has its own ({@link CommitTap#steps()}), so a listener
+ * sees the commits of that tap's filesystem only. No listener is installed in production.
  * Thread-safe.
  */
 public final class CommitSteps {
@@ -15,6 +16,9 @@ public final class CommitSteps {
   public static final String COMPLETED = "completed";
   public static final String SUCCESS_WRITTEN = "success-written";
   public static final String CLEANED = "cleaned";
+
+  /** A task's upload was initiated; its journal entry is not written yet. */
+  public static final String UPLOAD_INITIATED = "upload-initiated";
 
   /** Called at each step. */
   public interface Listener {

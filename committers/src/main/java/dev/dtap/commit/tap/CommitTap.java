@@ -242,7 +242,8 @@ public final class CommitTap implements OutputHook {
             (int) config.partSize(),
             config.activeParts(),
             uploads.executor(config.threads()),
-            recordClose);
+            recordClose,
+            steps);
     return new FSDataOutputStream(out, null);
   }
 

@@ -31,23 +31,29 @@ public final class JournaledUpload {
    * @param layout the job's layout, which names the journal
    * @param key the final key
    * @param attempt the task attempt the upload belongs to
+   * @param steps told when the upload is initiated, before its entry is written
    * @return the journaled upload
    * @throws IOException if either request fails; an upload whose entry could not be written is
    *     aborted (a failed abort is attached as suppressed)
    */
   public static JournaledUpload start(
-      MultipartStore store, JobLayout layout, String key, String attempt) throws IOException {
+      MultipartStore store, JobLayout layout, String key, String attempt, CommitSteps steps)
+      throws IOException {
     // an engine kills an attempt by interrupting it, and an interrupt in mid-initiate or before the
     // entry is written would leave an upload no journal names: the pair runs where none reaches it
-    return Uninterrupted.call(() -> startNow(store, layout, key, attempt));
+    return Uninterrupted.call(() -> startNow(store, layout, key, attempt, steps));
   }
 
   private static JournaledUpload startNow(
-      MultipartStore store, JobLayout layout, String key, String attempt) throws IOException {
+      MultipartStore store, JobLayout layout, String key, String attempt, CommitSteps steps)
+      throws IOException {
     InitiatedUpload upload = store.initiate(key);
     String id = upload.uploadId();
     String name = JobLayout.newEntryName();
     try {
+      // a process killed here leaves an upload no journal names: the job's end finds it at this
+      // key when another attempt of the task writes it (JobCommit, JobAbort)
+      steps.reached(CommitSteps.UPLOAD_INITIATED, 0);
       if (upload.resent()) {
         // an earlier send may have started an upload nobody knows: the job's end aborts it
         store.put(layout.resentDir() + name, key.getBytes(StandardCharsets.UTF_8));

@@ -40,6 +40,7 @@ final class MagicOutputStream extends OutputStream {
   private final Semaphore active;
   private final Executor pool;
   private final boolean recordClose;
+  private final CommitSteps steps;
   private final List<CompletableFuture<UploadedPart>> parts = new ArrayList<>();
 
   /** The current part's arrays, filled in order and never copied into a bigger one. */
@@ -64,7 +65,8 @@ final class MagicOutputStream extends OutputStream {
       int partSize,
       int activeParts,
       Executor pool,
-      boolean recordClose) {
+      boolean recordClose,
+      CommitSteps steps) {
     this.store = store;
     this.layout = layout;
     this.key = key;
@@ -75,6 +77,7 @@ final class MagicOutputStream extends OutputStream {
     this.partSize = partSize;
     this.active = new Semaphore(activeParts);
     this.pool = pool;
+    this.steps = steps;
     this.recordClose = recordClose;
     attempts.opened(attemptKey);
   }
@@ -123,7 +126,8 @@ final class MagicOutputStream extends OutputStream {
     if (uploadId != null) {
       return;
     }
-    JournaledUpload started = asAttempt(() -> JournaledUpload.start(store, layout, key, attempt));
+    JournaledUpload started =
+        asAttempt(() -> JournaledUpload.start(store, layout, key, attempt, steps));
     uploadId = started.uploadId();
     journalName = started.entryName();
   }

@@ -148,7 +148,8 @@ class TestAuditContext {
             1024,
             2,
             AuditContext.carrying(pool),
-            true);
+            true,
+            new CommitSteps());
     out.write(new byte[2500]);
     if (lastPartFails) {
       assertThatThrownBy(out::close).hasMessage("injected");

@@ -74,7 +74,8 @@ class TestUninterruptedCleanup {
     JobLayout layout = new JobLayout("out", "job-1");
 
     // the kill lands between the initiate and the journal entry: both still happen
-    JournaledUpload started = JournaledUpload.start(store, layout, "out/part-0", "attempt_0");
+    JournaledUpload started =
+        JournaledUpload.start(store, layout, "out/part-0", "attempt_0", new CommitSteps());
     assertThat(Thread.currentThread().isInterrupted()).as("the kill still visible").isTrue();
     assertThat(local.pendingUploads()).as("the upload, journaled").hasSize(1);
     assertThat(local.list(layout.journalDir("attempt_0")).hasNext()).as("its entry").isTrue();

@@ -1,8 +1,10 @@
 package dev.dtap.it.commit;
 
 import dev.dtap.commit.CommitTesting;
+import dev.dtap.commit.tap.CommitSteps;
 import java.io.FileInputStream;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -26,7 +28,10 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
  *       completed <n>} after each complete and goes slowly, to be killed from outside;
  *   <li>{@code write <conf.xml> <dest> <jobId> <task> <mib>}: a task attempt writing one magic file
  *       of that size, printing {@code written <mib>} as it goes and slowing down after the first
- *       half, to be killed mid-upload.
+ *       half, to be killed mid-upload;
+ *   <li>{@code initiate <conf.xml> <dest> <jobId> <task>}: attempt 0 of the task writing {@code
+ *       part-<task>} and committing, which kills itself with SIGKILL once its upload is initiated
+ *       and before the upload's journal entry is written, printing {@code killing} first.
  * </ul>
  */
 public final class CommitChild {
@@ -65,6 +70,10 @@ public final class CommitChild {
       System.exit(0);
     }
     int task = Integer.parseInt(args[4]);
+    if (args[0].equals("initiate")) {
+      initiateAndDie(conf, dest, job, task);
+      return;
+    }
     int mib = Integer.parseInt(args[5]);
     TaskAttemptContext t =
         new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), 0));
@@ -84,6 +93,37 @@ public final class CommitChild {
     }
     System.out.println("closed");
     System.exit(0);
+  }
+
+  private static void initiateAndDie(Configuration conf, Path dest, JobID job, int task)
+      throws Exception {
+    CommitTesting.onCommitStep(
+        dest,
+        conf,
+        (s, count) -> {
+          if (s.equals(CommitSteps.UPLOAD_INITIATED)) {
+            System.out.println("killing");
+            System.out.flush();
+            String pid = Long.toString(ProcessHandle.current().pid());
+            try {
+              new ProcessBuilder("kill", "-KILL", pid).inheritIO().start().waitFor();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            Runtime.getRuntime().halt(137); // not reached: SIGKILL ended the JVM
+          }
+        });
+    TaskAttemptContext t =
+        new TaskAttemptContextImpl(conf, new TaskAttemptID(new TaskID(job, TaskType.MAP, task), 0));
+    PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, t);
+    c.setupTask(t);
+    Path file = new Path(c.getWorkPath(), "part-" + task);
+    try (FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
+      out.write(CommitTesting.taskLine(task).getBytes(StandardCharsets.UTF_8));
+    }
+    c.commitTask(t);
+    System.out.println("not killed");
+    System.exit(1);
   }
 
   private static void sleep(long ms) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dtap.commit.CommitTesting;
 import dev.dtap.commit.DataTapCommitterFactory;
 import dev.dtap.commit.job.CommitRecovery;
+import dev.dtap.it.fixtures.MinioFixture;
 import dev.dtap.it.fixtures.RepoRoot;
 import java.io.BufferedReader;
 import java.io.File;
@@ -25,6 +26,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -34,6 +36,8 @@ import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Real process deaths on MinIO: a job driver halted (as by kill -9) at every step of job commit, a
@@ -255,6 +259,58 @@ class ITestCommitterCrash {
     assertThat(output(dest.getFileSystem(conf), dest)).isEqualTo(expected);
     assertThat(CommitTesting.pending(dest, conf, journaled))
         .as("pending after job commit")
+        .isEmpty();
+  }
+
+  /**
+   * A task attempt killed with SIGKILL after its initiate reached the store and before the upload's
+   * journal entry was written; the task runs again as attempt 1 and the job is committed, or
+   * aborted. Either way nothing is left pending at the file's key.
+   */
+  @ParameterizedTest(name = "then job {0}")
+  @ValueSource(strings = {"commit", "abort"})
+  void taskKilledBetweenInitiateAndEntryLeavesNothingPending(String end) throws Exception {
+    Configuration conf = conf();
+    Path dest = S3Commits.newDestination("crash-initiate");
+    JobID job = newJobId();
+    JobContextImpl jobContext = new JobContextImpl(conf, job);
+    PathOutputCommitter am =
+        PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0));
+    am.setupJob(jobContext);
+    String prefix = "warehouse/" + dest.getName() + "/";
+
+    Process p = child(conf, "initiate", dest.toString(), job.toString(), "0");
+    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(said.substring(said.lastIndexOf('\n') + 1))
+        .as("the child's last words (all: %s)", said)
+        .isEqualTo("killing");
+    assertThat(p.exitValue()).as("exit status of a JVM ended by SIGKILL").isEqualTo(137);
+    assertThat(CommitTesting.journaled(dest, conf, job.toString()))
+        .as("journal entries the killed attempt wrote")
+        .isEmpty();
+    assertThat(MinioFixture.get().pendingUploads(S3Commits.bucket(), prefix))
+        .as("the killed attempt's upload, which no journal names")
+        .hasSize(1);
+
+    TaskAttemptContext retry = attempt(conf, job, 0, 1);
+    PathOutputCommitter c = PathOutputCommitterFactory.createCommitter(dest, retry);
+    c.setupTask(retry);
+    Path file = new Path(c.getWorkPath(), "part-0");
+    try (FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
+      out.write(CommitTesting.taskLine(0).getBytes(StandardCharsets.UTF_8));
+    }
+    c.commitTask(retry);
+
+    if (end.equals("commit")) {
+      am.commitJob(jobContext);
+      CommitTesting.assertTaskFiles(dest, conf, 1);
+    } else {
+      am.abortJob(jobContext, JobStatus.State.FAILED);
+      assertThat(output(dest.getFileSystem(conf), dest)).as("after job abort").isEmpty();
+    }
+    assertThat(MinioFixture.get().pendingUploads(S3Commits.bucket(), prefix))
+        .as("uploads pending under the destination after job " + end)
         .isEmpty();
   }
 }
