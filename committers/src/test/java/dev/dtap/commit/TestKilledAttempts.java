@@ -3,6 +3,7 @@ package dev.dtap.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.commit.config.CommitterKeys;
+import dev.dtap.commit.job.CommitRecovery;
 import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.testing.LocalMultipartStore;
 import dev.dtap.commit.testing.LocalStoreFactory;
@@ -10,6 +11,7 @@ import dev.dtap.fs.testing.LocalTaps;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -34,7 +36,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * An attempt killed (SIGKILL) after its initiate reached the store and before its journal entry was
  * written leaves an upload that no journal names. The state it leaves is made here directly: an
  * upload initiated at the key of the task's file, with nothing else. The task runs again as a later
- * attempt, writing the same file; the job's commit, or its abort, leaves no upload pending.
+ * attempt, writing the same file; the job's commit, or its abort, leaves no upload pending. An
+ * attempt that runs on after its job was committed (a zombie) leaves a job directory without a
+ * commit intent, which {@code dtap committer recover} aborts.
  */
 class TestKilledAttempts {
   private static final int TASKS = 3;
@@ -166,5 +170,24 @@ class TestKilledAttempts {
     assertThat(store.statistics().requests(Op.LIST_UPLOADS) - listingsBefore)
         .as("listings of pending uploads")
         .isZero();
+  }
+
+  @ParameterizedTest(name = "{0} committer")
+  @ValueSource(strings = {"magic", "staging"})
+  void whatAZombieStartsAfterJobCommitIsAbortedByRecovery(String committer) throws Exception {
+    setUp(committer);
+    runTasks();
+    am.commitJob(job);
+    // attempt 0 of the retried task was given up for dead, but runs on: it writes its file again,
+    // into the directory of a job that has ended
+    runAttempt(KILLED_TASK, 0, true);
+    assertThat(store.pendingUploads()).as("the zombie's upload").hasSize(1);
+
+    List<CommitRecovery.JobReport> reports = CommitRecovery.recover(dest, conf, false);
+
+    assertThat(reports).as("jobs recovery found").hasSize(1);
+    assertThat(reports.get(0).action).isEqualTo("aborted");
+    assertThat(store.pendingUploads()).as("uploads left pending").isEmpty();
+    CommitTesting.assertTaskFiles(dest, conf, TASKS);
   }
 }

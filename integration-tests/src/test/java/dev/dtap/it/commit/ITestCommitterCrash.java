@@ -313,4 +313,41 @@ class ITestCommitterCrash {
         .as("uploads pending under the destination after job " + end)
         .isEmpty();
   }
+
+  /**
+   * A task attempt given up for dead runs on after its job was committed and writes its file again
+   * (a zombie): its upload sits in a job directory without a commit intent, which {@code dtap
+   * committer recover} aborts, leaving the committed output as it was.
+   */
+  @Test
+  void whatAZombieWritesAfterJobCommitIsAbortedByRecover() throws Exception {
+    Configuration conf = conf();
+    Path dest = S3Commits.newDestination("crash-zombie");
+    JobID job = newJobId();
+    JobContextImpl jobContext = new JobContextImpl(conf, job);
+    PathOutputCommitter am =
+        PathOutputCommitterFactory.createCommitter(dest, attempt(conf, job, 0, 0));
+    am.setupJob(jobContext);
+    String committed = writeAndMaybeCommit(conf, dest, job, 0, 1, true);
+    am.commitJob(jobContext);
+    String prefix = "warehouse/" + dest.getName() + "/";
+    assertThat(MinioFixture.get().pendingUploads(S3Commits.bucket(), prefix)).isEmpty();
+
+    writeAndMaybeCommit(conf, dest, job, 0, 0, true); // the zombie: attempt 0, thought dead
+    assertThat(MinioFixture.get().pendingUploads(S3Commits.bucket(), prefix))
+        .as("the zombie's upload")
+        .hasSize(1);
+
+    List<CommitRecovery.JobReport> reports = CommitRecovery.recover(dest, conf, false);
+
+    assertThat(reports).hasSize(1);
+    assertThat(reports.get(0).action).isEqualTo("aborted");
+    assertThat(MinioFixture.get().pendingUploads(S3Commits.bucket(), prefix))
+        .as("uploads pending under the destination after recover")
+        .isEmpty();
+    TreeSet<String> expected = new TreeSet<>();
+    expected.add(committed);
+    expected.add("_SUCCESS");
+    assertThat(output(dest.getFileSystem(conf), dest)).isEqualTo(expected);
+  }
 }
