@@ -292,7 +292,8 @@ class DataTapInputStream extends FSInputStream
     }
     for (int i = 0; i < ranges.size(); i++) {
       FileRange ours = ranges.get(i);
-      CompletableFuture<ByteBuffer> data = copies.get(i).getData();
+      CompletableFuture<ByteBuffer> data =
+          RangeRetry.retryingOnce(copies.get(i).getData(), copies.get(i), in, allocate);
       ours.setData(data.handle((buf, failure) -> complete(buf, failure, ours.getLength())));
     }
   }

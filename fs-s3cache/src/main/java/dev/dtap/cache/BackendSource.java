@@ -1,7 +1,9 @@
 package dev.dtap.cache;
 
 import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.Map;
@@ -81,15 +83,39 @@ final class BackendSource {
    * already holds by its sequential prefetch. On a host whose processes fill alternate pages, that
    * read-ahead fetched pages other processes were filling (1.14x-1.48x of the input from the store
    * in the MapReduce e2e on Hadoop 3.5; 1.000x as one vectored range). The classic stream, HDFS and
-   * local files read one range as one positioned read.
+   * local files read one range as one positioned read. A range that fails for another reason than a
+   * missing file, a short answer or an interrupt is read once more with a positioned read, which
+   * S3A retries by the tap's policy where it does not retry a vectored range.
    *
    * @param position first byte
    * @param len bytes
    * @return the bytes
    * @throws EOFException if the file ends before the range does
-   * @throws IOException on backend failure
+   * @throws IOException on backend failure, after the retry
    */
   byte[] readRange(long position, int len) throws IOException {
+    try {
+      return readVectoredRange(position, len);
+    } catch (FileNotFoundException | ShortRangeException e) {
+      throw e;
+    } catch (IOException first) {
+      if (first.getClass() == InterruptedIOException.class) {
+        throw first;
+      }
+      // S3A gives up on a vectored range whose body is cut short (a reset, an early end); its
+      // positioned read retries with the tap's retry policy
+      byte[] buf = new byte[len];
+      try (FSDataInputStream in = open("random")) {
+        readFully(in, position, buf, 0, len);
+      } catch (IOException again) {
+        again.addSuppressed(first);
+        throw again;
+      }
+      return buf;
+    }
+  }
+
+  private byte[] readVectoredRange(long position, int len) throws IOException {
     byte[] buf = new byte[len];
     try (FSDataInputStream in = open("random")) {
       FileRange range = FileRange.createFileRange(position, len);
@@ -98,7 +124,7 @@ final class BackendSource {
           size -> size == len ? ByteBuffer.wrap(buf) : ByteBuffer.allocate(size));
       ByteBuffer data = FutureIO.awaitFuture(range.getData());
       if (data.remaining() != len) {
-        throw new EOFException(
+        throw new ShortRangeException(
             "Backend returned " + data.remaining() + " of " + len + " bytes at " + position);
       }
       if (!(data.hasArray() && data.array() == buf && data.arrayOffset() + data.position() == 0)) {
@@ -110,5 +136,14 @@ final class BackendSource {
 
   long length() {
     return status.getLen();
+  }
+
+  /** The backend answered a range with fewer bytes than the file has there: not retried. */
+  static final class ShortRangeException extends EOFException {
+    private static final long serialVersionUID = 1L;
+
+    ShortRangeException(String message) {
+      super(message);
+    }
   }
 }

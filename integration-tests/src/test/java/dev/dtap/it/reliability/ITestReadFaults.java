@@ -196,12 +196,17 @@ class ITestReadFaults {
                 + " exchange(s), requests "
                 + (proxy.requests() - requests);
       } catch (IOException e) {
+        // one failed exchange is what S3A's own positioned read retries: every read path does
+        assertThat(injected.times)
+            .as("a single failed exchange ends a %s read: %s", kind, ErrorText.of(e))
+            .isZero();
         assertThat(ErrorText.of(e)).as("the error names the dtap path").contains(path.toString());
         assertThat(ErrorText.of(e))
             .as("the error hides the backend")
             .doesNotContain(bucket)
             .doesNotContain(proxy.endpoint().getAuthority());
-        rc.checked("the error's text: names the dtap path, not the bucket or the endpoint");
+        rc.checked("the error's text: names the dtap path, not the bucket or the endpoint")
+            .checked("the fault was not a single exchange");
         outcome = "IOException naming the dtap path (" + e.getClass().getSimpleName() + ")";
       } finally {
         proxy.faults().heal();
