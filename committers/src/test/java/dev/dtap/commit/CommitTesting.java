@@ -2,6 +2,7 @@ package dev.dtap.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.record.JobLayout;
 import dev.dtap.commit.record.JournalEntry;
 import dev.dtap.commit.store.MultipartStore;
@@ -17,6 +18,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
  * What committer tests outside this package need of its internals: the failure-injection seam of
@@ -138,6 +140,23 @@ public final class CommitTesting {
    */
   public static String taskLine(int task) {
     return "line of task " + task + "\n";
+  }
+
+  /**
+   * Binds dtap's committers to a configuration as a job's would be: the factory for the scheme, the
+   * committer by name, the job's output directory.
+   *
+   * @param conf a configuration with the tap
+   * @param committer {@code magic} or {@code staging}
+   * @param dest the job's output directory
+   * @return {@code conf}
+   */
+  public static Configuration bindCommitter(Configuration conf, String committer, Path dest) {
+    conf.set(
+        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
+    conf.set(CommitterKeys.NAME.name(), committer);
+    conf.set(FileOutputFormat.OUTDIR, dest.toString());
+    return conf;
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.dtap.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.job.CommitRecovery;
 import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.testing.LocalMultipartStore;
@@ -24,7 +23,6 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
@@ -57,12 +55,10 @@ class TestKilledAttempts {
     root = LocalTaps.newDir("killed-attempts");
     store = LocalStoreFactory.storeFor(root.toPath());
     String tap = "killed" + (++taps);
-    conf = LocalTaps.addTap(LocalCommitProtocolSupport.conf(), tap, root);
-    conf.set(
-        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
-    conf.set(CommitterKeys.NAME.name(), committer);
     dest = new Path("dtap://" + tap + "/out");
-    conf.set(FileOutputFormat.OUTDIR, dest.toString());
+    conf =
+        CommitTesting.bindCommitter(
+            LocalTaps.addTap(LocalCommitProtocolSupport.conf(), tap, root), committer, dest);
     id = new JobID("2026" + ThreadLocalRandom.current().nextInt(100000, 999999), 1);
     job = new JobContextImpl(conf, id);
     am = PathOutputCommitterFactory.createCommitter(dest, attempt(0, 0));

@@ -2,7 +2,6 @@ package dev.dtap.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dtap.commit.config.CommitterKeys;
 import dev.dtap.commit.store.ObjectInfo;
 import dev.dtap.commit.store.StoreStatistics.Op;
 import dev.dtap.commit.testing.LocalMultipartStore;
@@ -24,7 +23,6 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
@@ -55,12 +53,10 @@ class TestLostAnswers {
     store = LocalStoreFactory.storeFor(root.toPath());
     // a tap name of its own: filesystems are cached by it, and each test has its own root
     String tap = "lost" + (++taps);
-    conf = LocalTaps.addTap(LocalCommitProtocolSupport.conf(), tap, root);
-    conf.set(
-        "mapreduce.outputcommitter.factory.scheme.dtap", DataTapCommitterFactory.class.getName());
-    conf.set(CommitterKeys.NAME.name(), committer);
     dest = new Path("dtap://" + tap + "/out");
-    conf.set(FileOutputFormat.OUTDIR, dest.toString());
+    conf =
+        CommitTesting.bindCommitter(
+            LocalTaps.addTap(LocalCommitProtocolSupport.conf(), tap, root), committer, dest);
   }
 
   /** Runs a job of {@link #TASKS} tasks; returns the task records there were before job commit. */
