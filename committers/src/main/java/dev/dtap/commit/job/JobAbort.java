@@ -1,7 +1,6 @@
 package dev.dtap.commit.job;
 
 import dev.dtap.commit.record.CommitIntent;
-import dev.dtap.commit.record.JobLayout;
 import dev.dtap.commit.record.JournalWalk;
 import dev.dtap.commit.record.Json;
 import dev.dtap.commit.record.PendingFile;
@@ -53,11 +52,7 @@ public final class JobAbort {
         JournalWalk.TaskJournal tj = walk.next();
         // an attempt killed between an initiate and its entry left an upload at a key its task's
         // other attempts journal: with more than one attempt, each journaled key is listed
-        boolean retried = tj.entries.size() > 1;
-        for (String attempt : tj.entries.keySet()) {
-          retried |= JobLayout.isLaterAttempt(attempt);
-        }
-        boolean listKeys = retried;
+        boolean listKeys = tj.hadSeveralAttempts();
         for (List<String> entries : tj.entries.values()) {
           for (String key : entries) {
             work.submit(

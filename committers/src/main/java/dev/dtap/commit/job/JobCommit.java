@@ -169,10 +169,7 @@ public final class JobCommit {
     Set<String> covered = new HashSet<>();
     Set<String> winning = new HashSet<>();
     String winner = null;
-    boolean retried = tj.entries.size() > 1;
-    for (String attempt : tj.entries.keySet()) {
-      retried |= JobLayout.isLaterAttempt(attempt);
-    }
+    boolean retried = tj.hadSeveralAttempts();
     if (recordKey != null) {
       TaskRecord r = c.record(recordKey);
       winner = r.attemptId();

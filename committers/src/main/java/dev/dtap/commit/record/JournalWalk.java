@@ -33,6 +33,23 @@ public final class JournalWalk implements RemoteIterator<JournalWalk.TaskJournal
       }
       return n;
     }
+
+    /**
+     * @return whether the journal shows more than one attempt of the task (entries of several
+     *     attempts, or of an attempt numbered above 0): an earlier one may have been killed between
+     *     an initiate and its entry
+     */
+    public boolean hadSeveralAttempts() {
+      if (entries.size() > 1) {
+        return true;
+      }
+      for (String attempt : entries.keySet()) {
+        if (JobLayout.isLaterAttempt(attempt)) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   private final RemoteIterator<ObjectInfo> listing;
