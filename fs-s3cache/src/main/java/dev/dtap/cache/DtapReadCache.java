@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -77,15 +76,7 @@ final class DtapReadCache implements ReadCache, IOStatisticsSource, TapCacheAdmi
       return PageOwners.NONE;
     }
     LocalityResolver r = resolver.get();
-    return offset -> {
-      try {
-        BlockLocation[] b = r.locate(status, offset, 1);
-        String[] hosts = b.length == 0 ? new String[0] : b[0].getHosts();
-        return hosts.length == 0 ? null : hosts[0];
-      } catch (IOException e) {
-        return null;
-      }
-    };
+    return offset -> r.owner(status, offset);
   }
 
   /**

@@ -58,7 +58,7 @@ final class HashingLocalityResolver
 
   @Override
   public BlockLocation[] locate(FileStatus backendStatus, long start, long len) throws IOException {
-    Membership m = tracker.current();
+    Membership m = tracker.awaitFirst(config.timeout());
     if (m == null) {
       return fallback(backendStatus, start, len);
     }
@@ -131,9 +131,15 @@ final class HashingLocalityResolver
     return config.blockSize();
   }
 
+  @Override
+  public String owner(FileStatus backendStatus, long offset) {
+    String[] hosts = owners(backendStatus.getPath().toUri().getPath(), offset / config.blockSize());
+    return hosts.length == 0 ? null : hosts[0];
+  }
+
   /**
    * The hosts that own a block, for components (such as the read cache) that want to know whether a
-   * block lives here.
+   * block lives here; never waits.
    *
    * @param path the backend path
    * @param block the block index
@@ -185,7 +191,8 @@ final class HashingLocalityResolver
 
   @Override
   public IOStatistics getIOStatistics() {
-    Membership m = tracker.current();
+    Membership m =
+        tracker.peek(); // metrics are read at initialize: they must not start the tracker
     stats.setGauge(MEMBERS, m == null ? 0 : m.size());
     stats.setCounter(LOOKUPS, lookups.sum());
     stats.setCounter(REFRESHES, tracker.refreshes());

@@ -39,6 +39,7 @@ final class LocalityConfig {
   private final Path hostsFile;
   private final Duration refresh;
   private final Fallback fallback;
+  private final Duration timeout;
 
   private LocalityConfig(
       long blockSize,
@@ -48,7 +49,8 @@ final class LocalityConfig {
       List<String> hosts,
       Path hostsFile,
       Duration refresh,
-      Fallback fallback) {
+      Fallback fallback,
+      Duration timeout) {
     this.blockSize = blockSize;
     this.replicas = replicas;
     this.vnodes = vnodes;
@@ -57,6 +59,7 @@ final class LocalityConfig {
     this.hostsFile = hostsFile;
     this.refresh = refresh;
     this.fallback = fallback;
+    this.timeout = timeout;
   }
 
   /**
@@ -106,7 +109,8 @@ final class LocalityConfig {
         Collections.unmodifiableList(hosts),
         hostsFile,
         refresh,
-        fallback);
+        fallback,
+        LocalityKeys.TIMEOUT.get(conf));
   }
 
   long blockSize() {
@@ -141,6 +145,14 @@ final class LocalityConfig {
     return fallback;
   }
 
+  /**
+   * @return how long split planning waits for the first membership, and one read of the source may
+   *     take
+   */
+  Duration timeout() {
+    return timeout;
+  }
+
   /** Identifies the membership this configuration follows, so JVM-wide trackers can be shared. */
   String membershipKey(Configuration conf) {
     return source
@@ -148,6 +160,8 @@ final class LocalityConfig {
         + vnodes
         + "|"
         + refresh.toMillis()
+        + "|"
+        + timeout.toMillis()
         + "|"
         + hosts
         + "|"

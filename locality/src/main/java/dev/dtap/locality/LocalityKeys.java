@@ -73,8 +73,8 @@ public final class LocalityKeys {
           "s",
           Duration.ofMillis(100),
           Duration.ofHours(1),
-          "How often membership is refreshed in the background (100ms-1h). Lookups never wait"
-              + " for it.");
+          "How often membership is refreshed in the background (100ms-1h), from the first"
+              + " lookup of block locations in a JVM on.");
 
   public static final ConfigKey<LocalityConfig.Fallback> FALLBACK =
       ConfigKey.choice(
@@ -83,6 +83,18 @@ public final class LocalityKeys {
           LocalityConfig.Fallback.BACKEND,
           "What getFileBlockLocations answers before membership is first known: backend (ask the"
               + " backend, as without the resolver) or none (blocks without hosts).");
+
+  public static final ConfigKey<Duration> TIMEOUT =
+      ConfigKey.duration(
+          "fs.dtap.locality.timeout",
+          Duration.ofSeconds(2),
+          "s",
+          Duration.ofMillis(100),
+          Duration.ofMinutes(10),
+          "How long one read of the membership source may take, and how long split planning in a"
+              + " JVM waits in all for the first membership (100ms-10m). Past it, locations fall"
+              + " back (fs.dtap.locality.fallback) and the next refresh tries again. Listings,"
+              + " opens and reads never wait for membership and never ask for it.");
 
   private static final List<ConfigKey<?>> ALL =
       Collections.unmodifiableList(
@@ -95,6 +107,7 @@ public final class LocalityKeys {
               HOSTS,
               HOSTS_FILE,
               REFRESH,
+              TIMEOUT,
               FALLBACK));
 
   private LocalityKeys() {}

@@ -2,17 +2,20 @@ package dev.dtap.locality;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
@@ -20,11 +23,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the cluster membership current, refreshing it on a background daemon thread so that no
- * lookup ever waits on the network. One tracker per distinct membership configuration is shared by
- * every tap in the JVM (reference counted), so a JVM asks the ResourceManager once per interval,
- * not once per tap. A tracker whose lookups stop (a task JVM that never plans splits) refreshes
- * only at start and after the next lookup.
+ * Keeps the cluster membership current, refreshing it on a background daemon thread. One tracker
+ * per distinct membership configuration is shared by every tap in the JVM (reference counted), so a
+ * JVM asks the ResourceManager once per interval, not once per tap. Nothing is asked before the
+ * first lookup: a JVM that lists, opens and reads but never plans splits ({@code hadoop fs -ls}, a
+ * task) makes no call to the source. Split planning waits for the first answer at most once per JVM
+ * and at most the timeout in all; every other lookup answers with what is known. A tracker whose
+ * lookups stop refreshes again only after the next lookup.
  *
  * <p>Thread-safe.
  */
@@ -44,6 +49,10 @@ final class MembershipTracker implements Closeable {
   private final AtomicLong refreshes = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
   private final AtomicLong lastLookup = new AtomicLong(System.nanoTime());
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final boolean local;
+  private final CountDownLatch firstAnswer = new CountDownLatch(1);
+  private final AtomicLong firstWaitEnds = new AtomicLong(Long.MIN_VALUE);
   private int references;
   private volatile boolean failing;
   private Set<String> lastHosts;
@@ -51,8 +60,9 @@ final class MembershipTracker implements Closeable {
   private volatile String lastError;
 
   private MembershipTracker(
-      String key, MembershipProvider provider, int vnodes, long refreshMillis) {
+      String key, MembershipProvider provider, boolean local, int vnodes, long refreshMillis) {
     this.key = key;
+    this.local = local;
     this.provider = provider;
     this.vnodes = vnodes;
     this.refreshMillis = refreshMillis;
@@ -66,7 +76,8 @@ final class MembershipTracker implements Closeable {
   }
 
   /**
-   * The shared tracker for a configuration, created and started on first use.
+   * The shared tracker for a configuration, created on first use; it reads its source only from the
+   * first lookup on.
    *
    * @param config the tap's locality settings
    * @param site the site configuration (ResourceManager settings)
@@ -79,9 +90,12 @@ final class MembershipTracker implements Closeable {
       if (t == null) {
         t =
             new MembershipTracker(
-                key, provider(config, site), config.vnodes(), config.refresh().toMillis());
+                key,
+                provider(config, site),
+                config.source() == LocalityConfig.Source.STATIC,
+                config.vnodes(),
+                config.refresh().toMillis());
         SHARED.put(key, t);
-        t.start(config.source() == LocalityConfig.Source.STATIC);
       }
       t.references++;
       return t;
@@ -95,19 +109,19 @@ final class MembershipTracker implements Closeable {
       case FILE:
         return new HostsFile(config.hostsFile());
       default:
-        return new YarnNodes(site, config.refresh().toMillis());
+        return new YarnNodes(site, config.timeout());
     }
   }
 
-  private void start(boolean synchronous) {
-    if (synchronous) {
-      refresh(); // a static list needs no network: known before the first lookup
+  private void startOnce() {
+    if (!started.compareAndSet(false, true)) {
+      return;
+    }
+    if (local) {
+      refresh(); // a static list needs no network: known before the first lookup returns
     }
     executor.scheduleWithFixedDelay(
-        this::scheduledRefresh,
-        synchronous ? refreshMillis : 0,
-        refreshMillis,
-        TimeUnit.MILLISECONDS);
+        this::scheduledRefresh, local ? refreshMillis : 0, refreshMillis, TimeUnit.MILLISECONDS);
   }
 
   private void scheduledRefresh() {
@@ -125,16 +139,22 @@ final class MembershipTracker implements Closeable {
     try {
       refreshOrThrow();
     } catch (IOException | RuntimeException | LinkageError e) {
-      failures.incrementAndGet();
-      lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
-      if (!failing) {
-        failing = true;
-        LOG.warn(
-            "dtap locality: cannot read membership from {}: {}; keeping {}",
-            provider.describe(),
-            e.toString(),
-            current.get() == null ? "the fallback" : "the last membership");
-      }
+      recordFailure(e);
+    } finally {
+      firstAnswer.countDown();
+    }
+  }
+
+  private void recordFailure(Throwable e) {
+    failures.incrementAndGet();
+    lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
+    if (!failing) {
+      failing = true;
+      LOG.warn(
+          "dtap locality: cannot read membership from {}: {}; keeping {}",
+          provider.describe(),
+          e.toString(),
+          current.get() == null ? "the fallback" : "the last membership");
     }
   }
 
@@ -183,7 +203,7 @@ final class MembershipTracker implements Closeable {
       f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted reading " + provider.describe());
+      throw new InterruptedIOException("interrupted reading " + provider.describe());
     } catch (ExecutionException e) {
       throw new IOException(
           "cannot read " + provider.describe() + ": " + e.getCause(), e.getCause());
@@ -225,6 +245,7 @@ final class MembershipTracker implements Closeable {
    * @return the membership, or null before it is first known
    */
   Membership current() {
+    startOnce();
     long now = System.nanoTime();
     long before = lastLookup.getAndSet(now);
     if (now - before > TimeUnit.MILLISECONDS.toNanos(refreshMillis * IDLE_REFRESHES)
@@ -232,6 +253,34 @@ final class MembershipTracker implements Closeable {
       executor.execute(this::refresh); // waking from idle: refresh soon, answer now
     }
     return current.get();
+  }
+
+  /**
+   * The current membership for split planning: before the source first answered, waits for that
+   * answer, but no longer than {@code timeout} after the first such wait in this JVM began, so a
+   * JVM spends at most the timeout in all waiting on a source that is down or slow.
+   *
+   * @param timeout the tap's locality timeout
+   * @return the membership, or null when it is still not known
+   * @throws InterruptedIOException if the caller is interrupted while waiting
+   */
+  Membership awaitFirst(Duration timeout) throws InterruptedIOException {
+    Membership m = current();
+    if (m != null || firstAnswer.getCount() == 0) {
+      return m;
+    }
+    long now = System.nanoTime();
+    firstWaitEnds.compareAndSet(Long.MIN_VALUE, now + timeout.toNanos());
+    long left = firstWaitEnds.get() - now;
+    try {
+      if (left > 0) {
+        firstAnswer.await(left, TimeUnit.NANOSECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for " + provider.describe());
+    }
+    return this.current.get();
   }
 
   long refreshes() {

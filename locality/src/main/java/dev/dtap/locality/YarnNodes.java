@@ -1,10 +1,12 @@
 package dev.dtap.locality;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -21,13 +23,19 @@ final class YarnNodes implements MembershipProvider {
   private final Configuration conf;
   private YarnClient client;
 
-  YarnNodes(Configuration site, long refreshMillis) {
+  YarnNodes(Configuration site, Duration timeout) {
     YarnConfiguration c = new YarnConfiguration(site);
-    // A refresh must not hang for the default 15 minutes when the ResourceManager is away; the
-    // next refresh tries again.
-    long wait = Math.max(10_000L, refreshMillis);
+    // One read of the node list ends within the timeout, whether the ResourceManager is down
+    // (refused or unreachable) or slow (accepts and does not answer): the next refresh tries again,
+    // and no thread stays blocked for YARN's default 15 minutes of reconnecting.
+    long wait = timeout.toMillis();
+    int waitInt = (int) Math.min(Integer.MAX_VALUE, wait);
     c.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, wait);
     c.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, Math.min(1000L, wait));
+    c.setInt(CommonConfigurationKeys.IPC_CLIENT_CONNECT_TIMEOUT_KEY, waitInt);
+    c.setInt(CommonConfigurationKeys.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
+    c.setInt(CommonConfigurationKeys.IPC_CLIENT_CONNECT_MAX_RETRIES_ON_SOCKET_TIMEOUTS_KEY, 0);
+    c.setInt(CommonConfigurationKeys.IPC_CLIENT_RPC_TIMEOUT_KEY, waitInt);
     this.conf = c;
   }
 

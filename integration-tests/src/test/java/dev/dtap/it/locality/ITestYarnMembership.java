@@ -17,6 +17,8 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.apache.hadoop.yarn.api.records.NodeState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
@@ -61,6 +63,14 @@ class ITestYarnMembership {
       nm.start();
       nodeManagers.add(nm);
     }
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(yarn.getConfig());
+      client.start();
+      Await.until(
+          "three RUNNING NodeManagers",
+          Duration.ofSeconds(60),
+          () -> client.getNodeReports(NodeState.RUNNING).size() == NM_HOSTS.length);
+    }
   }
 
   @AfterAll
@@ -82,15 +92,21 @@ class ITestYarnMembership {
     conf.set("fs.dtap.tap.m.locality", "true");
     conf.set("fs.dtap.locality.membership", "yarn");
     conf.set("fs.dtap.locality.refresh", "500ms");
+    // long enough that the first lookup ends with the ResourceManager's answer, never the timeout
+    conf.set("fs.dtap.locality.timeout", "60s");
     conf.set("fs.dtap.block.size", "4k");
     try (FileSystem fs = FileSystem.newInstance(URI.create("dtap://m/"), conf)) {
       Path p = new Path("dtap://m/data");
       try (FSDataOutputStream out = fs.create(p)) {
         out.write(new byte[400 * 1024]); // 100 blocks
       }
-      assertThat(hostsEventually(fs, p, 3)).containsExactlyInAnyOrder(NM_HOSTS);
-      // until the first membership arrives the resolver answers with the backend's locations (a
-      // fast first query can beat it); from then on it never asks the backend
+      assertThat(counterOf(fs, "dtap_locality_membership_refreshes"))
+          .as("ResourceManager reads before the first lookup")
+          .isZero();
+      // the first lookup, as split planning makes it, waits for the first answer: every block is
+      // placed on the NodeManagers, and the backend is never asked
+      assertThat(hostsOf(fs, p)).containsExactlyInAnyOrder(NM_HOSTS);
+      assertThat(backendLocationCalls(fs)).isZero();
       long callsWithMembership = backendLocationCalls(fs);
 
       long stoppedAt = System.nanoTime();
@@ -105,9 +121,21 @@ class ITestYarnMembership {
   }
 
   private static long backendLocationCalls(FileSystem fs) {
-    Long calls =
-        ((IOStatisticsSource) fs).getIOStatistics().counters().get("dtap_backend_location_calls");
+    return counterOf(fs, "dtap_backend_location_calls");
+  }
+
+  private static long counterOf(FileSystem fs, String name) {
+    Long calls = ((IOStatisticsSource) fs).getIOStatistics().counters().get(name);
     return calls == null ? 0 : calls;
+  }
+
+  private static TreeSet<String> hostsOf(FileSystem fs, Path p) throws Exception {
+    TreeSet<String> hosts = new TreeSet<>();
+    for (org.apache.hadoop.fs.BlockLocation b :
+        fs.getFileBlockLocations(fs.getFileStatus(p), 0, Long.MAX_VALUE)) {
+      hosts.addAll(Arrays.asList(b.getHosts()));
+    }
+    return hosts;
   }
 
   /** The set of hosts used over all blocks of the file, once it has {@code count} members. */
@@ -117,11 +145,7 @@ class ITestYarnMembership {
         "membership of " + count + " hosts",
         Duration.ofSeconds(30),
         () -> {
-          TreeSet<String> hosts = new TreeSet<>();
-          for (org.apache.hadoop.fs.BlockLocation b :
-              fs.getFileBlockLocations(fs.getFileStatus(p), 0, Long.MAX_VALUE)) {
-            hosts.addAll(Arrays.asList(b.getHosts()));
-          }
+          TreeSet<String> hosts = hostsOf(fs, p);
           return hosts.size() == count ? hosts : null;
         });
   }
