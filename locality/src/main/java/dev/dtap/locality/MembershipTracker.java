@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -28,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * JVM asks the ResourceManager once per interval, not once per tap. Nothing is asked before the
  * first lookup: a JVM that lists, opens and reads but never plans splits ({@code hadoop fs -ls}, a
  * task) makes no call to the source. Split planning waits for the first answer at most once per JVM
- * and at most the timeout in all; every other lookup answers with what is known. A tracker whose
- * lookups stop refreshes again only after the next lookup.
+ * and at most the timeout in all; every other lookup answers with what is known. A membership an
+ * earlier JVM of the same user read from the ResourceManager ({@link MembershipState}) spares the
+ * wait while it is younger than the idle window. A tracker whose lookups stop refreshes again only
+ * after the next lookup.
  *
  * <p>Thread-safe.
  */
@@ -51,6 +54,7 @@ final class MembershipTracker implements Closeable {
   private final AtomicLong lastLookup = new AtomicLong(System.nanoTime());
   private final AtomicBoolean started = new AtomicBoolean();
   private final boolean local;
+  private final MembershipState state;
   private final CountDownLatch firstAnswer = new CountDownLatch(1);
   private final AtomicLong firstWaitEnds = new AtomicLong(Long.MIN_VALUE);
   private int references;
@@ -60,9 +64,15 @@ final class MembershipTracker implements Closeable {
   private volatile String lastError;
 
   private MembershipTracker(
-      String key, MembershipProvider provider, boolean local, int vnodes, long refreshMillis) {
+      String key,
+      MembershipProvider provider,
+      boolean local,
+      MembershipState state,
+      int vnodes,
+      long refreshMillis) {
     this.key = key;
     this.local = local;
+    this.state = state;
     this.provider = provider;
     this.vnodes = vnodes;
     this.refreshMillis = refreshMillis;
@@ -93,6 +103,9 @@ final class MembershipTracker implements Closeable {
                 key,
                 provider(config, site),
                 config.source() == LocalityConfig.Source.STATIC,
+                config.source() == LocalityConfig.Source.YARN
+                    ? MembershipState.forUser(site, key)
+                    : null,
                 config.vnodes(),
                 config.refresh().toMillis());
         SHARED.put(key, t);
@@ -117,11 +130,31 @@ final class MembershipTracker implements Closeable {
     if (!started.compareAndSet(false, true)) {
       return;
     }
+    long firstDelay = 0;
     if (local) {
       refresh(); // a static list needs no network: known before the first lookup returns
+      firstDelay = refreshMillis;
+    } else if (state != null) {
+      // what an earlier JVM of this user read: planning uses it at once; the source is read when
+      // the answer is a refresh interval old, at once if it already is (an answer older than the
+      // idle window is not used, and planning waits for the source as without it)
+      long now = System.currentTimeMillis();
+      MembershipState.Saved saved = state.load(now, refreshMillis * IDLE_REFRESHES);
+      if (saved != null) {
+        long age = Math.max(0, now - saved.savedAtMillis());
+        adopt(saved.hosts(), provider.describe() + ", saved " + age + " ms ago");
+        lastRefreshNanos = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(age);
+        firstAnswer.countDown();
+        firstDelay = Math.max(0, refreshMillis - age);
+      }
     }
     executor.scheduleWithFixedDelay(
-        this::scheduledRefresh, local ? refreshMillis : 0, refreshMillis, TimeUnit.MILLISECONDS);
+        this::scheduledRefresh, firstDelay, refreshMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void adopt(Collection<String> hosts, String source) {
+    lastHosts = new HashSet<>(hosts);
+    current.set(Membership.of(hosts, vnodes, source));
   }
 
   private void scheduledRefresh() {
@@ -159,9 +192,13 @@ final class MembershipTracker implements Closeable {
   }
 
   private void refreshOrThrow() throws IOException {
+    long asked = System.nanoTime();
     Set<String> hosts = new HashSet<>(provider.hosts());
     refreshes.incrementAndGet();
     lastRefreshNanos = System.nanoTime();
+    if (state != null && !hosts.isEmpty()) {
+      state.save(hosts);
+    }
     if (!hosts.equals(lastHosts)) {
       Membership m = Membership.of(hosts, vnodes, provider.describe());
       if (m.size() == 0) {
@@ -172,9 +209,10 @@ final class MembershipTracker implements Closeable {
         Membership previous = current.getAndSet(m);
         lastHosts = hosts;
         LOG.info(
-            "dtap locality: membership is now {} (was {})",
+            "dtap locality: membership is now {} (was {}), read in {} ms",
             m,
-            previous == null ? "unknown" : previous);
+            previous == null ? "unknown" : previous,
+            TimeUnit.NANOSECONDS.toMillis(lastRefreshNanos - asked));
       }
     }
     lastError = null;

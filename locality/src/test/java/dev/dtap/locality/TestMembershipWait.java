@@ -7,7 +7,11 @@ import dev.dtap.fs.testing.LocalTaps;
 import dev.dtap.fs.testing.SilentServer;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -44,6 +48,7 @@ class TestMembershipWait {
     c.set("fs.dtap.locality.timeout", "300ms");
     c.set("fs.dtap.locality.fallback", "none");
     c.set("fs.dtap.block.size", "4k");
+    c.set("hadoop.tmp.dir", new File(root, "hadoop-tmp").getPath());
     conf = c;
     fs = LocalTaps.open(c, "mw");
   }
@@ -109,6 +114,41 @@ class TestMembershipWait {
         () -> counter("dtap_locality_membership_failures") > 0);
     assertThat(rm.accepted()).isPositive();
     assertThat(counter("dtap_locality_members")).isZero();
+  }
+
+  @Test
+  void aSavedMembershipYoungerThanTheRefreshSparesTheWaitAndTheCall() throws Exception {
+    String key = LocalityConfig.parse(conf, "mw").membershipKey(conf);
+    MembershipState.forUser(conf, key).save(Arrays.asList("nm-a", "nm-b", "nm-c"));
+    Path p = LocalTaps.path("mw", "/s");
+    try (FSDataOutputStream out = fs.create(p)) {
+      out.write(new byte[5_000]);
+    }
+    BlockLocation[] blocks = fs.getFileBlockLocations(fs.getFileStatus(p), 0, 5_000);
+    assertThat(blocks[0].getHosts()).containsExactlyInAnyOrder("nm-a", "nm-b", "nm-c");
+    assertThat(counter("dtap_locality_fallbacks")).isZero();
+    assertThat(counter("dtap_locality_members")).isEqualTo(3);
+    // the next read of the source is due when the saved answer is a refresh interval old
+    assertThat(rm.accepted()).isZero();
+  }
+
+  @Test
+  void aSavedMembershipOlderThanTheRefreshIsUsedWhileTheSourceIsReadAgain() throws Exception {
+    String key = LocalityConfig.parse(conf, "mw").membershipKey(conf);
+    MembershipState saved = MembershipState.forUser(conf, key);
+    saved.save(Arrays.asList("nm-x", "nm-y"));
+    long refreshMillis = TimeUnit.MINUTES.toMillis(47);
+    Files.setLastModifiedTime(
+        saved.file(), FileTime.fromMillis(System.currentTimeMillis() - 2 * refreshMillis));
+    Path p = LocalTaps.path("mw", "/t");
+    try (FSDataOutputStream out = fs.create(p)) {
+      out.write(new byte[100]);
+    }
+    BlockLocation[] blocks = fs.getFileBlockLocations(fs.getFileStatus(p), 0, 100);
+    assertThat(blocks[0].getHosts()).containsExactlyInAnyOrder("nm-x", "nm-y");
+    assertThat(counter("dtap_locality_fallbacks")).isZero();
+    // due already: the refresh thread asks the (silent) ResourceManager at once
+    Await.until("the ResourceManager asked", Duration.ofSeconds(30), () -> rm.accepted() > 0);
   }
 
   private long counter(String name) {

@@ -7,6 +7,7 @@ import dev.dtap.fs.testing.LocalTaps;
 import dev.dtap.it.fixtures.RepoRoot;
 import java.io.File;
 import java.net.URI;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -95,6 +96,8 @@ class ITestYarnMembership {
     // long enough that the first lookup ends with the ResourceManager's answer, never the timeout
     conf.set("fs.dtap.locality.timeout", "60s");
     conf.set("fs.dtap.block.size", "4k");
+    File tmp = new File(root, "hadoop-tmp");
+    conf.set("hadoop.tmp.dir", tmp.getPath());
     try (FileSystem fs = FileSystem.newInstance(URI.create("dtap://m/"), conf)) {
       Path p = new Path("dtap://m/data");
       try (FSDataOutputStream out = fs.create(p)) {
@@ -107,6 +110,12 @@ class ITestYarnMembership {
       // placed on the NodeManagers, and the backend is never asked
       assertThat(hostsOf(fs, p)).containsExactlyInAnyOrder(NM_HOSTS);
       assertThat(backendLocationCalls(fs)).isZero();
+      // saved for the next JVM of this user, which plans without waiting for the ResourceManager
+      File[] saved =
+          new File(tmp, "dtap-locality-" + System.getProperty("user.name"))
+              .listFiles((d, n) -> n.startsWith("membership-") && !n.endsWith(".tmp"));
+      assertThat(saved).hasSize(1);
+      assertThat(Files.readAllLines(saved[0].toPath())).contains(NM_HOSTS);
       long callsWithMembership = backendLocationCalls(fs);
 
       long stoppedAt = System.nanoTime();
