@@ -147,8 +147,9 @@ def main():
     out.append("")
     out.append("Faults between client and store come from `ShapingProxy` (integration-tests "
                "fixtures) with a deterministic `FaultPlan`: an answer reset (RST) or cut short "
-               "(FIN) part-way, a request swallowed, or the store going away as a killed server "
-               "does (open connections reset, new ones refused). Cases marked so kill MinIO's process "
+               "(FIN) part-way, a request swallowed, a request answered in the store's place with "
+               "503 SlowDown (throttling) or 500 InternalError, or the store going away as a killed "
+               "server does (open connections reset, new ones refused). Cases marked so kill MinIO's process "
                "itself with SIGKILL and restart it over its data.")
     total = 0
     lost = 0

@@ -37,10 +37,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * Reads through an S3 tap while a proxy between S3A and MinIO resets answers, cuts them short,
- * swallows requests or takes the store away, part-way through the read. Every read returns exactly
- * the object's bytes or fails with an IOException naming the dtap path, within S3A's bounded
- * retries; once the store is healthy again, the same object reads back exactly, from the backend
- * and (cache on) from the pages the faulty read may have left, so no torn page was kept.
+ * swallows requests, throttles them (503) or fails them (500) in the store's place, or takes the
+ * store away, part-way through the read. Every read returns exactly the object's bytes or fails
+ * with an IOException naming the dtap path, within S3A's bounded retries; once the store is healthy
+ * again, the same object reads back exactly, from the backend and (cache on) from the pages the
+ * faulty read may have left, so no torn page was kept.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(ReliabilityLog.Failures.class)
@@ -63,6 +64,10 @@ class ITestReadFaults {
     ONE_TRUNCATION(Fault.TRUNCATE, 1),
     TRUNCATIONS_UNTIL_HEALED(Fault.TRUNCATE, 0),
     ONE_BLACK_HOLE(Fault.BLACK_HOLE, 1),
+    ONE_THROTTLE(Fault.THROTTLE, 1),
+    THROTTLED_UNTIL_HEALED(Fault.THROTTLE, 0),
+    ONE_SERVER_ERROR(Fault.SERVER_ERROR, 1),
+    SERVER_ERRORS_UNTIL_HEALED(Fault.SERVER_ERROR, 0),
     STORE_DOWN(null, 0),
     STORE_KILLED(null, 0);
 
@@ -98,6 +103,14 @@ class ITestReadFaults {
           return "every answer cut short until healed";
         case ONE_BLACK_HOLE:
           return "one request swallowed (no answer)";
+        case ONE_THROTTLE:
+          return "one request throttled (503 SlowDown)";
+        case THROTTLED_UNTIL_HEALED:
+          return "every request throttled (503 SlowDown) until healed";
+        case ONE_SERVER_ERROR:
+          return "one request failed by the store (500 InternalError)";
+        case SERVER_ERRORS_UNTIL_HEALED:
+          return "every request failed by the store (500 InternalError) until healed";
         case STORE_KILLED:
           return "MinIO's process killed (SIGKILL), restarted once the read ended";
         default:
@@ -149,7 +162,26 @@ class ITestReadFaults {
   }
 
   private FileSystem newFs(boolean cache) throws IOException {
+    return newFs(cache, null);
+  }
+
+  /**
+   * A filesystem over the proxy. For a store that throttles or fails every request, S3A's retries
+   * are cut to a few quick ones, so that the case sees them spent instead of riding them out for
+   * minutes; S3A's own settings, read for the tap as for any S3A filesystem.
+   */
+  private FileSystem newFs(boolean cache, Injected injected) throws IOException {
     Configuration conf = proxy.route(minio.addTap(new Configuration(), "rf", bucket, "data"), "rf");
+    if (injected != null
+        && injected.fault != null
+        && injected.fault.status() != 0
+        && injected.times == 0) {
+      conf.setInt("fs.s3a.attempts.maximum", 1);
+      conf.setInt("fs.s3a.retry.limit", 2);
+      conf.set("fs.s3a.retry.interval", "50ms");
+      conf.setInt("fs.s3a.retry.throttle.limit", 2);
+      conf.set("fs.s3a.retry.throttle.interval", "50ms");
+    }
     conf.setBoolean("fs.dtap.impl.disable.cache", true);
     conf.setBoolean("fs.dtap.tap.rf.cache", cache);
     conf.set("fs.dtap.cache.dirs", cacheDir.getAbsolutePath());
@@ -179,7 +211,7 @@ class ITestReadFaults {
                 + (cache ? (warm ? ", warm" : ", cold") : ""),
             injected.describe());
     String outcome;
-    try (FileSystem fs = newFs(cache)) {
+    try (FileSystem fs = newFs(cache, injected)) {
       if (warm) {
         assertThat(readSequential(fs, path, () -> {})).isEqualTo(expected);
         CacheAdmin.flushWrites();
