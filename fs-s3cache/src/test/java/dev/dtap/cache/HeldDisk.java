@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A disk whose page writes wait until the test lets them go. Thread-safe. */
-final class HeldDisk implements DiskIo {
+public final class HeldDisk implements DiskIo {
   /** Counted down by the test to let every write, held or to come, go. */
-  final CountDownLatch release = new CountDownLatch(1);
+  public final CountDownLatch release = new CountDownLatch(1);
 
   /** Writes that reached the disk, held or let go. */
-  final AtomicInteger writes = new AtomicInteger();
+  public final AtomicInteger writes = new AtomicInteger();
 
   /** A clock that stands still: a held write must not count as a slow disk and be bypassed. */
   @Override

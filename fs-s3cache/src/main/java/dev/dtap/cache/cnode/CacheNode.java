@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
@@ -134,6 +135,13 @@ public final class CacheNode implements Closeable {
 
   CnodeSettings settings() {
     return settings;
+  }
+
+  /**
+   * @return the service's timers: deadlines of work on other threads
+   */
+  ScheduledExecutorService timer() {
+    return transport.group();
   }
 
   DiskTier disk() {

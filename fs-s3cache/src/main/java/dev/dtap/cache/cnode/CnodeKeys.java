@@ -107,6 +107,18 @@ public final class CnodeKeys {
           "How long a client holding a fill lease may take to hand the page over; then the"
               + " lease passes to a waiting client.");
 
+  public static final ConfigKey<Duration> WRITE_DEADLINE =
+      ConfigKey.duration(
+          "fs.dtap.cnode.write.deadline",
+          Duration.ofSeconds(10),
+          "ms",
+          Duration.ofMillis(1),
+          Duration.ofMinutes(10),
+          "How long the service waits for its disk to take one page. A write past it is"
+              + " abandoned: the filler is told no, the page's fill passes to a waiting client,"
+              + " and the write's bytes stay counted against the disk queue until it ends, so a"
+              + " hung disk fills the queue and further pages are refused, never held.");
+
   public static final ConfigKey<Integer> BREAKER_FAILURES =
       ConfigKey.integer(
           "fs.dtap.cnode.breaker.failures",
@@ -174,6 +186,7 @@ public final class CnodeKeys {
               REQUEST_TIMEOUT,
               FILL_WAIT,
               FILL_LEASE,
+              WRITE_DEADLINE,
               BREAKER_FAILURES,
               BREAKER_OPEN,
               DESCRIPTORS,

@@ -32,6 +32,7 @@ public final class CnodeSettings {
   private final Duration requestTimeout;
   private final Duration fillWait;
   private final Duration fillLease;
+  private final Duration writeDeadline;
   private final int breakerFailures;
   private final Duration breakerOpen;
   private final int descriptors;
@@ -52,6 +53,7 @@ public final class CnodeSettings {
     this.requestTimeout = CnodeKeys.REQUEST_TIMEOUT.get(conf);
     this.fillWait = CnodeKeys.FILL_WAIT.get(conf);
     this.fillLease = CnodeKeys.FILL_LEASE.get(conf);
+    this.writeDeadline = CnodeKeys.WRITE_DEADLINE.get(conf);
     this.breakerFailures = CnodeKeys.BREAKER_FAILURES.get(conf);
     this.breakerOpen = CnodeKeys.BREAKER_OPEN.get(conf);
     this.descriptors = CnodeKeys.DESCRIPTORS.get(conf);
@@ -219,6 +221,10 @@ public final class CnodeSettings {
 
   Duration fillLease() {
     return fillLease;
+  }
+
+  Duration writeDeadline() {
+    return writeDeadline;
   }
 
   /**

@@ -47,6 +47,7 @@ final class NodeMetrics implements MetricsSource {
   final LongAdder evictions = new LongAdder();
   final LongAdder connections = new LongAdder();
   final LongAdder diskQueueFull = new LongAdder();
+  final LongAdder writesAbandoned = new LongAdder();
 
   private final String host;
   private final Map<String, LongSupplier> gauges = new LinkedHashMap<>();
@@ -87,6 +88,7 @@ final class NodeMetrics implements MetricsSource {
     m.put("cnode_evictions", evictions.sum());
     m.put("cnode_connections", connections.sum());
     m.put("cnode_disk_queue_full", diskQueueFull.sum());
+    m.put("cnode_writes_abandoned", writesAbandoned.sum());
     for (Map.Entry<String, LongSupplier> g : gauges.entrySet()) {
       m.put(g.getKey(), g.getValue().getAsLong());
     }

@@ -3,21 +3,18 @@ package dev.dtap.cache.cnode;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import io.netty.buffer.ByteBuf;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What the service does for each request: lookups (a hit, a wait for a fill, a lease to fill, or a
- * miss), fills and offers stored on the disk threads and peer asks here; the requests that only
- * read or reset what the service holds in {@link NodeQueries}. Answers go back through the asking
- * connection.
+ * miss), fills and offers stored through {@link PageWrites}, and peer asks here; the requests that
+ * only read or reset what the service holds in {@link NodeQueries}. Answers go back through the
+ * asking connection.
  *
  * <p>Thread-safe.
  */
@@ -26,23 +23,16 @@ final class NodeRequests {
 
   private final CacheNode node;
   private final FillTable fills;
-  private final ExecutorService diskPool;
   private final PeerLinks peers;
   private final NodeQueries queries;
 
-  /**
-   * Page bytes waiting for the disk at most (fills and offers): a disk that falls behind refuses
-   * fills rather than grow the heap of the process the service runs in (a NodeManager's).
-   */
-  static final long QUEUED_BYTES_MAX = 256L << 20;
-
-  private final AtomicLong queuedBytes = new AtomicLong();
+  private final PageWrites writes;
 
   NodeRequests(CacheNode node, FillTable fills, ExecutorService diskPool, PeerLinks peers) {
     this.node = node;
     this.fills = fills;
-    this.diskPool = diskPool;
     this.peers = peers;
+    this.writes = new PageWrites(node, diskPool);
     this.queries = new NodeQueries(node, diskPool);
   }
 
@@ -252,65 +242,35 @@ final class NodeRequests {
     store(key, data, c, id);
   }
 
-  /** Writes a page on a disk thread, then answers the filler and everyone waiting for it. */
-  private void store(PageKey key, byte[] data, ServerConnection filler, long id) {
-    if (!reserve(data.length)) {
-      // the disk is behind: the filler keeps its page, and a waiter reads the backend
-      if (filler != null) {
-        filler.send(Wire.REFUSED, id);
-      }
-      handOff(fills.storeFailed(key));
-      return;
-    }
-    try {
-      diskPool.execute(
-          () -> {
-            try {
-              node.disk().write(key, data, data.length);
-            } catch (IOException | RuntimeException e) {
-              LOG.warn("dtap cnode: cannot store a page: {}", e.toString());
-              if (filler != null) {
-                filler.send(Wire.REFUSED, id);
-              }
-              handOff(fills.storeFailed(key));
-              return;
-            } finally {
-              queuedBytes.addAndGet(-data.length);
-            }
-            node.metrics().fills.increment();
-            node.metrics().bytesFilled.add(data.length);
-            if (filler != null) {
-              filler.send(Wire.OK, id);
-            }
-            FillTable.Done done = fills.complete(key);
-            answerWaiters(done.waiters, key);
-            if (done.forwardTo != null) {
-              // a block cached anywhere is read from the store once: its owner keeps it too
-              node.metrics().peerOffersSent.increment();
-              peers.offer(done.forwardTo, key, data);
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      // stopping
-      queuedBytes.addAndGet(-data.length);
-      if (filler != null) {
-        filler.send(Wire.REFUSED, id);
-      }
-    }
-  }
-
   /**
-   * Counts page bytes into the disk queue, unless it holds {@link #QUEUED_BYTES_MAX} already (a
-   * page is always taken into an empty queue).
+   * Writes a page ({@link PageWrites}), then answers the filler and everyone waiting for it; a page
+   * that did not land in time is refused to the filler, and its fill passes to a waiter.
    */
-  private boolean reserve(int bytes) {
-    long after = queuedBytes.addAndGet(bytes);
-    if (after > QUEUED_BYTES_MAX && after != bytes) {
-      queuedBytes.addAndGet(-bytes);
-      node.metrics().diskQueueFull.increment();
-      return false;
-    }
-    return true;
+  private void store(PageKey key, byte[] data, ServerConnection filler, long id) {
+    writes
+        .write(key, data, () -> true)
+        .thenAccept(
+            landed -> {
+              if (!landed) {
+                if (filler != null) {
+                  filler.send(Wire.REFUSED, id);
+                }
+                handOff(fills.storeFailed(key));
+                return;
+              }
+              node.metrics().fills.increment();
+              node.metrics().bytesFilled.add(data.length);
+              if (filler != null) {
+                filler.send(Wire.OK, id);
+              }
+              FillTable.Done done = fills.complete(key);
+              answerWaiters(done.waiters, key);
+              if (done.forwardTo != null) {
+                // a block cached anywhere is read from the store once: its owner keeps it too
+                node.metrics().peerOffersSent.increment();
+                peers.offer(done.forwardTo, key, data);
+              }
+            });
   }
 
   private void answerWaiters(List<FillTable.Waiter> waiters, PageKey key) {
@@ -336,30 +296,17 @@ final class NodeRequests {
       c.send(Wire.OK, id);
       return;
     }
-    if (!reserve(data.length)) {
-      c.send(Wire.OK, id); // an offer is a favour: dropped while the disk is behind
-      return;
-    }
-    try {
-      diskPool.execute(
-          () -> {
-            try {
-              if (!fills.filling(key)) {
-                node.disk().write(key, data, data.length);
+    // an offer is a favour: dropped while the disk is behind or late
+    writes
+        .write(key, data, () -> !fills.filling(key))
+        .thenAccept(
+            landed -> {
+              if (landed) {
                 node.metrics().bytesFilled.add(data.length);
               }
-            } catch (IOException | RuntimeException e) {
-              LOG.debug("dtap cnode: cannot store an offered page: {}", e.toString());
-            } finally {
-              queuedBytes.addAndGet(-data.length);
-            }
-            node.metrics().offers.increment();
-            c.send(Wire.OK, id);
-          });
-    } catch (RejectedExecutionException e) {
-      queuedBytes.addAndGet(-data.length);
-      c.send(Wire.OK, id);
-    }
+              node.metrics().offers.increment();
+              c.send(Wire.OK, id);
+            });
   }
 
   void closed(ServerConnection c) {

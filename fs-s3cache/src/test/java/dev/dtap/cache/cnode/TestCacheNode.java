@@ -3,6 +3,7 @@ package dev.dtap.cache.cnode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dtap.cache.HeldDisk;
 import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import dev.dtap.fs.testing.Await;
@@ -20,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -128,6 +130,44 @@ class TestCacheNode {
     }
     assertThat(stat("cnode_fills")).as("one backend read for %d clients", n).isEqualTo(1);
     assertThat(stat("cnode_fill_leases")).isEqualTo(1);
+  }
+
+  @Test
+  void aPageWriteThatHangsIsAbandonedAndItsFillPassesToAWaiter() throws Exception {
+    node.close();
+    HeldDisk disk = new HeldDisk();
+    support.conf.set(CnodeKeys.WRITE_DEADLINE.name(), "200ms");
+    support.conf.set(CnodeKeys.FILL_WAIT.name(), "10m"); // the waiter is freed by the deadline
+    node = CacheNodes.start(support.conf, disk);
+    CnodeClient a = client();
+    PageLookup lease = a.lookup(key, true, null);
+    assertThat(lease.lease()).isPositive();
+    CnodeClient b = client();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<PageLookup> waiting = pool.submit(() -> b.lookup(key, true, null));
+      Await.until(
+          "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
+      a.fill(lease.lease(), key, page); // the service's disk takes the page and hangs
+      PageLookup handed = waiting.get(5, TimeUnit.MINUTES);
+      assertThat(handed.lease()).as("the fill passed to the waiter").isPositive();
+      assertThat(disk.writes.get()).isEqualTo(1);
+      assertThat(stat("cnode_writes_abandoned")).isEqualTo(1);
+      assertThat(stat("cnode_fills")).isZero();
+      assertThat(stat("cnode_fills_in_progress")).as("b's fill, under its lease").isEqualTo(1);
+    } finally {
+      disk.release.countDown();
+      pool.shutdown();
+    }
+    // the disk answers again: the late write lands and is kept, and the next write counts
+    Await.until("the late page on disk", Duration.ofSeconds(30), () -> stat("cnode_pages") == 1);
+    assertThat(read(client().lookup(key, false, null))).isEqualTo(page);
+    PageKey other = new PageKey(0x1234, 0x9999);
+    CnodeClient c = client();
+    c.fill(c.lookup(other, true, null).lease(), other, page);
+    c.flush();
+    assertThat(stat("cnode_fills")).isEqualTo(1);
+    assertThat(stat("cnode_writes_abandoned")).isEqualTo(1);
   }
 
   @Test
