@@ -254,7 +254,9 @@ final class LocalHostTier implements HostTier {
             long start = io.nanoTime();
             try {
               if (faults.diskUsable() && prepared) {
-                disk.write(key, data, data.length);
+                if (!disk.write(key, data, data.length)) {
+                  storeCounters.writeDropped(); // pages in use fill the quota
+                }
                 checkDeadline(start, "writing a cached page");
                 boolean room = disk.hasRoom();
                 if (indexed || !room) {

@@ -66,6 +66,11 @@ public final class CacheNode implements Closeable {
               public void corruptPage() {
                 metrics.corruptPages.increment();
               }
+
+              @Override
+              public void noRoom() {
+                metrics.writesNoRoom.increment();
+              }
             },
             io);
     try {

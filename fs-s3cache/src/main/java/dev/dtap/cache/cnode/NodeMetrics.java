@@ -48,6 +48,7 @@ final class NodeMetrics implements MetricsSource {
   final LongAdder connections = new LongAdder();
   final LongAdder diskQueueFull = new LongAdder();
   final LongAdder writesAbandoned = new LongAdder();
+  final LongAdder writesNoRoom = new LongAdder();
 
   private final String host;
   private final Map<String, LongSupplier> gauges = new LinkedHashMap<>();
@@ -89,6 +90,7 @@ final class NodeMetrics implements MetricsSource {
     m.put("cnode_connections", connections.sum());
     m.put("cnode_disk_queue_full", diskQueueFull.sum());
     m.put("cnode_writes_abandoned", writesAbandoned.sum());
+    m.put("cnode_writes_no_room", writesNoRoom.sum());
     for (Map.Entry<String, LongSupplier> g : gauges.entrySet()) {
       m.put(g.getKey(), g.getValue().getAsLong());
     }

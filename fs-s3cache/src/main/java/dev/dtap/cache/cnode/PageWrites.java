@@ -47,8 +47,9 @@ final class PageWrites {
    * @param data its bytes, not changed afterwards
    * @param wanted asked on the disk thread just before writing: false skips the write
    * @return completes, on a disk or timer thread, with true when the page landed within the
-   *     deadline; false when the queue was full, the service is stopping, the write was skipped or
-   *     failed, or its deadline passed first (the write may still land later, and is kept then)
+   *     deadline; false when the queue was full, the service is stopping, the write was skipped,
+   *     found no room under the quota or failed, or its deadline passed first (the write may still
+   *     land later, and is kept then)
    */
   CompletableFuture<Boolean> write(PageKey key, byte[] data, BooleanSupplier wanted) {
     CompletableFuture<Boolean> landed = new CompletableFuture<>();
@@ -96,8 +97,7 @@ final class PageWrites {
     try {
       // given up on while queued behind a hung write: never started
       if (!landed.isDone() && wanted.getAsBoolean()) {
-        node.disk().write(key, data, data.length);
-        written = true;
+        written = node.disk().write(key, data, data.length);
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("dtap cnode: cannot store a page: {}", e.toString());

@@ -13,4 +13,7 @@ public interface DiskEvents {
 
   /** A page failed verification; it was deleted and reads as a miss. */
   default void corruptPage() {}
+
+  /** A page was not written: pages in use and pages being written fill the quota. */
+  default void noRoom() {}
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 
 /**
  * What the pages on disk weigh against the quota: the index of known pages, the bytes used per
@@ -23,6 +24,13 @@ final class DiskQuota {
   private final DiskIndex index = new DiskIndex();
   private final long[] quota;
   private final AtomicLongArray used;
+
+  /** Bytes of pages being written, per directory: counted against the quota before they land. */
+  private final AtomicLongArray reserved;
+
+  /** Making room in a directory is one step at a time, so two writers never take one gap. */
+  private final Object[] roomLocks;
+
   private final ConcurrentHashMap<PageKey, Integer> pins = new ConcurrentHashMap<>();
 
   /** Changes take the read side, so they run together; taking over a scan takes the write side. */
@@ -38,6 +46,11 @@ final class DiskQuota {
   DiskQuota(int dirs) {
     this.quota = new long[dirs];
     this.used = new AtomicLongArray(dirs);
+    this.reserved = new AtomicLongArray(dirs);
+    this.roomLocks = new Object[dirs];
+    for (int i = 0; i < dirs; i++) {
+      roomLocks[i] = new Object();
+    }
   }
 
   int dirs() {
@@ -112,19 +125,64 @@ final class DiskQuota {
   }
 
   /**
-   * @return whether a directory holds more than its quota
+   * Makes room for a page about to be written and holds it until {@link #release}. The pages in the
+   * directory, the pages being written to it and this one must fit the quota: when they would not,
+   * unpinned pages are evicted, least recently used first, down to 95% of it. Pinned pages (held by
+   * readers) and pages being written count and are never evicted, so the quota holds however many
+   * readers hold pages; when they leave no room the page is not written.
+   *
+   * @param dir the page's directory
+   * @param size the page file's size
+   * @param evict deletes a victim, accounting for it through {@link #removed}
+   * @return whether the room is held; false when the page must not be written
    */
-  boolean over(int dir) {
-    return used.get(dir) > quota[dir];
+  boolean reserve(int dir, long size, Consumer<PageKey> evict) {
+    synchronized (roomLocks[dir]) {
+      if (!fits(dir, size, quota[dir])) {
+        evictDownTo(dir, size, evict);
+        if (!fits(dir, size, quota[dir])) {
+          return false;
+        }
+      }
+      reserved.addAndGet(dir, size);
+      return true;
+    }
   }
 
   /**
-   * @return whether a directory is above the level eviction brings it down to (95% of the quota, so
-   *     that not every write evicts)
+   * Evicts unpinned pages from a directory that holds more than its quota (pages found by a scan),
+   * down to 95% of it.
+   *
+   * @param dir the directory
+   * @param evict deletes a victim, accounting for it through {@link #removed}
    */
-  boolean aboveTarget(int dir) {
-    long limit = quota[dir];
-    return used.get(dir) > limit - limit / 20;
+  void trim(int dir, Consumer<PageKey> evict) {
+    synchronized (roomLocks[dir]) {
+      if (!fits(dir, 0, quota[dir])) {
+        evictDownTo(dir, 0, evict);
+      }
+    }
+  }
+
+  private boolean fits(int dir, long size, long limit) {
+    return used.get(dir) + reserved.get(dir) + size <= limit;
+  }
+
+  /** Evicts until the pages fit 95% of the quota, so that not every write evicts. */
+  private void evictDownTo(int dir, long size, Consumer<PageKey> evict) {
+    long target = quota[dir] - quota[dir] / 20;
+    while (!fits(dir, size, target)) {
+      PageKey victim = victim(dir);
+      if (victim == null) {
+        return;
+      }
+      evict.accept(victim);
+    }
+  }
+
+  /** Gives back room {@link #reserve} held, once the page was accounted as written (or not). */
+  void release(int dir, long size) {
+    reserved.addAndGet(dir, -size);
   }
 
   /**

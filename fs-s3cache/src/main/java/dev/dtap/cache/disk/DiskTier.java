@@ -206,11 +206,35 @@ public final class DiskTier {
   }
 
   /**
-   * Writes a page: temporary file, then an atomic rename; evicts beyond the quota.
+   * Writes a page: temporary file, then an atomic rename, within the quota: room is made first by
+   * evicting unpinned pages, and pages in use (pinned) or being written count against it.
    *
+   * @return whether the page was written; false when pinned pages and pages being written leave no
+   *     room under the quota (reported to {@link DiskEvents#noRoom})
    * @throws IOException on a fault of the disk
    */
-  public void write(PageKey key, byte[] data, int length) throws IOException {
+  public boolean write(PageKey key, byte[] data, int length) throws IOException {
+    int dir = quota.dirOf(key);
+    long size = PageFile.headerSize(length) + (long) length;
+    if (!quota.reserve(dir, size, this::evict)) {
+      events.noRoom();
+      return false;
+    }
+    try {
+      writeFile(key, data, length);
+      quota.written(key, size);
+    } finally {
+      quota.release(dir, size);
+    }
+    return true;
+  }
+
+  private void evict(PageKey victim) {
+    delete(victim);
+    events.eviction();
+  }
+
+  private void writeFile(PageKey key, byte[] data, int length) throws IOException {
     Path target = pathOf(key);
     Path parent = target.getParent();
     if (!Files.isDirectory(parent)) {
@@ -245,22 +269,6 @@ public final class DiskTier {
     } catch (IOException e) {
       Files.deleteIfExists(tmp);
       throw e;
-    }
-    quota.written(key, PageFile.headerSize(length) + (long) length);
-    enforceQuota(quota.dirOf(key));
-  }
-
-  private void enforceQuota(int dir) {
-    if (!quota.over(dir)) {
-      return;
-    }
-    while (quota.aboveTarget(dir)) {
-      PageKey victim = quota.victim(dir);
-      if (victim == null) {
-        return;
-      }
-      delete(victim);
-      events.eviction();
     }
   }
 
@@ -349,7 +357,7 @@ public final class DiskTier {
     }
     quota.replaceWith(scanner.index(), scanner.bytesPerDirectory()); // ends the scan, come what may
     for (int d = 0; d < dirs.size(); d++) {
-      enforceQuota(d);
+      quota.trim(d, this::evict);
     }
   }
 
