@@ -73,6 +73,15 @@ class TestCacheNode {
     return data;
   }
 
+  /** Starts a lookup of {@link #key} that waits for another client's fill, and sees it wait. */
+  private Future<PageLookup> waitBehindAFill(CnodeClient waiter, ExecutorService pool)
+      throws Exception {
+    Future<PageLookup> waiting = pool.submit(() -> waiter.lookup(key, true, null));
+    Await.until(
+        "a lookup waits for the fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
+    return waiting;
+  }
+
   private long stat(String name) {
     return node.stats().get(name);
   }
@@ -145,9 +154,7 @@ class TestCacheNode {
     CnodeClient b = client();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
-      Future<PageLookup> waiting = pool.submit(() -> b.lookup(key, true, null));
-      Await.until(
-          "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
+      Future<PageLookup> waiting = waitBehindAFill(b, pool);
       a.fill(lease.lease(), key, page); // the service's disk takes the page and hangs
       PageLookup handed = waiting.get(5, TimeUnit.MINUTES);
       assertThat(handed.lease()).as("the fill passed to the waiter").isPositive();
@@ -178,9 +185,7 @@ class TestCacheNode {
     CnodeClient b = client();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
-      Future<PageLookup> waiting = pool.submit(() -> b.lookup(key, true, null));
-      Await.until(
-          "b waits for a's fill", Duration.ofSeconds(30), () -> stat("cnode_fill_waits") == 1);
+      Future<PageLookup> waiting = waitBehindAFill(b, pool);
       a.close(); // dies without filling
       PageLookup handed = waiting.get();
       assertThat(handed.lease()).as("the lease passed to the waiter").isPositive();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.Await;
 import dev.dtap.it.fixtures.HdfsFixture;
+import dev.dtap.it.fixtures.TapStatistics;
+import dev.dtap.it.fixtures.WordCountJobs;
 import dev.dtap.it.fixtures.YarnFixture;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -13,18 +15,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.examples.WordCount;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.statistics.IOStatisticsSource;
-import org.apache.hadoop.io.IntWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -79,15 +75,9 @@ class ITestLocalityMapReduce {
                 && counter(dtap, "dtap_locality_members") > 0);
     long backendBefore = counter(dtap, "dtap_backend_location_calls");
 
-    Job job = Job.getInstance(conf, "dtap locality wordcount");
-    job.setJarByClass(WordCount.class);
-    job.setMapperClass(WordCount.TokenizerMapper.class);
-    job.setCombinerClass(WordCount.IntSumReducer.class);
-    job.setReducerClass(WordCount.IntSumReducer.class);
-    job.setOutputKeyClass(Text.class);
-    job.setOutputValueClass(IntWritable.class);
-    FileInputFormat.addInputPath(job, new Path("dtap://lmr/in"));
-    FileOutputFormat.setOutputPath(job, new Path("dtap://lmr/out"));
+    Job job =
+        WordCountJobs.of(
+            conf, "dtap locality wordcount", new Path("dtap://lmr/in"), new Path("dtap://lmr/out"));
 
     // exactly what the job client computes at submission
     List<InputSplit> splits = new TextInputFormat().getSplits(job);
@@ -107,11 +97,6 @@ class ITestLocalityMapReduce {
   }
 
   private static long counter(FileSystem fs, String name) {
-    java.util.Map<String, Long> c = ((IOStatisticsSource) fs).getIOStatistics().counters();
-    Long v = c.get(name);
-    if (v == null) {
-      v = ((IOStatisticsSource) fs).getIOStatistics().gauges().get(name);
-    }
-    return v == null ? 0 : v;
+    return TapStatistics.value(fs, name);
   }
 }

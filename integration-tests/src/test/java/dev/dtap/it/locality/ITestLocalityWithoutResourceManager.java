@@ -4,25 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dtap.fs.testing.LocalTaps;
 import dev.dtap.fs.testing.SilentServer;
+import dev.dtap.it.fixtures.TapStatistics;
+import dev.dtap.it.fixtures.WordCountJobs;
 import java.io.File;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.examples.WordCount;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.statistics.IOStatisticsSource;
-import org.apache.hadoop.io.IntWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskCounter;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,15 +50,12 @@ class ITestLocalityWithoutResourceManager {
         }
         assertThat(rm.accepted()).as("connections before planning").isZero();
 
-        Job job = Job.getInstance(conf, "dtap locality without a ResourceManager");
-        job.setJarByClass(WordCount.class);
-        job.setMapperClass(WordCount.TokenizerMapper.class);
-        job.setCombinerClass(WordCount.IntSumReducer.class);
-        job.setReducerClass(WordCount.IntSumReducer.class);
-        job.setOutputKeyClass(Text.class);
-        job.setOutputValueClass(IntWritable.class);
-        FileInputFormat.addInputPath(job, new Path("dtap://srm/in"));
-        FileOutputFormat.setOutputPath(job, new Path("dtap://srm/out"));
+        Job job =
+            WordCountJobs.of(
+                conf,
+                "dtap locality without a ResourceManager",
+                new Path("dtap://srm/in"),
+                new Path("dtap://srm/out"));
         assertThat(job.waitForCompletion(false)).isTrue();
 
         assertThat(job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue())
@@ -94,11 +87,6 @@ class ITestLocalityWithoutResourceManager {
   }
 
   private static long counter(FileSystem fs, String name) {
-    Map<String, Long> c = ((IOStatisticsSource) fs).getIOStatistics().counters();
-    Long v = c.get(name);
-    if (v == null) {
-      v = ((IOStatisticsSource) fs).getIOStatistics().gauges().get(name);
-    }
-    return v == null ? 0 : v;
+    return TapStatistics.value(fs, name);
   }
 }

@@ -6,6 +6,7 @@ import dev.dtap.cache.CacheAdmin;
 import dev.dtap.fs.testing.LocalTaps;
 import dev.dtap.it.fixtures.ReliabilityLog;
 import dev.dtap.it.fixtures.RepoRoot;
+import dev.dtap.it.fixtures.TapStatistics;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,8 +90,7 @@ class ITestCacheDiskFaults {
   }
 
   private static long counter(FileSystem fs, String name) {
-    Long v = ((IOStatisticsSource) fs).getIOStatistics().counters().get(name);
-    return v == null ? 0 : v;
+    return TapStatistics.value(fs, name);
   }
 
   private static long faults(FileSystem fs) {
