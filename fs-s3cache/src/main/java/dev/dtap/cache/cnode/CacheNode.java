@@ -11,10 +11,12 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
@@ -34,12 +36,21 @@ public final class CacheNode implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(CacheNode.class);
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** Byte hits waiting for a read thread at most, over all connections. */
+  static final int HIT_READS_QUEUED = 256;
+
   private final CnodeSettings settings;
   private final DiskTier disk;
   private final NodeMetrics metrics;
   private final FillTable fills = new FillTable();
   private final NodeRequests requests;
   private final ExecutorService diskPool;
+
+  /**
+   * Hits served as bytes read their page here, off the event loops, in a bounded queue: a hit that
+   * finds it full is answered as a miss (the client reads the backend).
+   */
+  private final ThreadPoolExecutor hitReads;
 
   /** Sightings answers, on a thread of their own: never queued behind page writes. */
   private final ExecutorService sightingsThread;
@@ -91,6 +102,14 @@ public final class CacheNode implements Closeable {
     this.diskPool =
         Executors.newFixedThreadPool(
             settings.diskThreads(), new DefaultThreadFactory("dtap-cnode-disk", true));
+    this.hitReads =
+        new ThreadPoolExecutor(
+            2,
+            2,
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(HIT_READS_QUEUED),
+            new DefaultThreadFactory("dtap-cnode-hits", true));
     this.sightingsThread =
         Executors.newSingleThreadExecutor(new DefaultThreadFactory("dtap-cnode-sightings", true));
     this.transport = new ServerTransport(this);
@@ -147,6 +166,13 @@ public final class CacheNode implements Closeable {
    */
   ScheduledExecutorService timer() {
     return transport.group();
+  }
+
+  /**
+   * @return where hits served as bytes read their page (bounded: rejects when full)
+   */
+  ExecutorService hitReads() {
+    return hitReads;
   }
 
   DiskTier disk() {
@@ -227,6 +253,7 @@ public final class CacheNode implements Closeable {
   private void closeQuietly() {
     transport.close();
     sightingsThread.shutdown();
+    hitReads.shutdown();
     diskPool.shutdown();
     try {
       diskPool.awaitTermination(10, TimeUnit.SECONDS);

@@ -5,6 +5,7 @@ import dev.dtap.cache.disk.PageFile;
 import dev.dtap.cache.disk.PageKey;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import java.io.Closeable;
 import java.io.IOException;
@@ -138,6 +139,13 @@ public final class CnodeClient implements Closeable {
     } finally {
       f.release();
     }
+  }
+
+  /**
+   * @return the connection answers arrive on (tests make a client read slowly through it)
+   */
+  Channel dataChannel() {
+    return data.channel();
   }
 
   /** Lookups that outlasted the request deadline because the service announced another's fill. */

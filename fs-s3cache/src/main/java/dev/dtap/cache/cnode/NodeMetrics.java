@@ -49,6 +49,8 @@ final class NodeMetrics implements MetricsSource {
   final LongAdder diskQueueFull = new LongAdder();
   final LongAdder writesAbandoned = new LongAdder();
   final LongAdder writesNoRoom = new LongAdder();
+  final LongAdder hitsShed = new LongAdder();
+  final LongAdder readsPaused = new LongAdder();
 
   private final String host;
   private final Map<String, LongSupplier> gauges = new LinkedHashMap<>();
@@ -91,6 +93,8 @@ final class NodeMetrics implements MetricsSource {
     m.put("cnode_disk_queue_full", diskQueueFull.sum());
     m.put("cnode_writes_abandoned", writesAbandoned.sum());
     m.put("cnode_writes_no_room", writesNoRoom.sum());
+    m.put("cnode_hits_shed", hitsShed.sum());
+    m.put("cnode_reads_paused", readsPaused.sum());
     for (Map.Entry<String, LongSupplier> g : gauges.entrySet()) {
       m.put(g.getKey(), g.getValue().getAsLong());
     }

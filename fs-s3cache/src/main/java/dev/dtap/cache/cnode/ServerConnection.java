@@ -12,12 +12,13 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +53,15 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   /** Set once the connection is gone; guarded by this, as {@link #pins} is. */
   private boolean closed;
+
+  /**
+   * Hits served as bytes on this connection and not yet written to its socket (read, queued or in
+   * Netty's outbound buffer): at most {@link #BYTE_HITS_IN_FLIGHT}, so a client that reads slowly
+   * holds a bounded number of pages in the service's heap; past it a hit is answered as a miss.
+   */
+  private final AtomicInteger byteHitsInFlight = new AtomicInteger();
+
+  static final int BYTE_HITS_IN_FLIGHT = 16;
 
   ServerConnection(CacheNode node, boolean domainSocket) {
     this.node = node;
@@ -215,7 +225,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
    * page stays pinned until the client releases it), else its bytes. The hit is counted here,
    * before the answer leaves, so that a client that has its page is always counted by then.
    *
-   * @return false when the page is not on disk (evicted, never there)
+   * @return false when the page is not on disk (evicted, never there); true when it is answered, as
+   *     a hit or, when this connection already has {@link #BYTE_HITS_IN_FLIGHT} pages going out as
+   *     bytes or the service's read queue is full, as a miss (counted in {@code cnode_hits_shed})
    */
   boolean deliver(long requestId, PageKey key, boolean wantDescriptor) {
     Path path = node.disk().pathOf(key);
@@ -223,19 +235,58 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     if (wantDescriptor && d != null) {
       return deliverDescriptor(requestId, key, path, d);
     }
+    if (!node.disk().onDisk(key)) {
+      return false;
+    }
+    // the page is read off the event loop; one that cannot be read now is answered as a miss
+    if (byteHitsInFlight.incrementAndGet() > BYTE_HITS_IN_FLIGHT) {
+      shed(requestId);
+      return true;
+    }
+    try {
+      node.hitReads().execute(() -> sendBytes(requestId, path));
+    } catch (RejectedExecutionException e) {
+      shed(requestId);
+    }
+    return true;
+  }
+
+  private void shed(long requestId) {
+    byteHitsInFlight.decrementAndGet();
+    node.metrics().hitsShed.increment();
+    sendFlagged(Wire.MISS, requestId);
+  }
+
+  private void sendBytes(long requestId, Path path) {
     byte[] file;
     try {
       file = Files.readAllBytes(path);
-    } catch (NoSuchFileException e) {
-      return false;
     } catch (IOException e) {
+      // evicted since the look (NoSuchFileException), or the disk failed: the client reads on
       LOG.debug("dtap cnode: cannot read a page: {}", e.toString());
-      return false;
+      byteHitsInFlight.decrementAndGet();
+      sendFlagged(Wire.MISS, requestId);
+      return;
     }
     node.metrics().hits.increment();
     node.metrics().bytesServed.add(file.length);
-    send(new Frame(Wire.PAGE, requestId, Unpooled.wrappedBuffer(file)));
-    return true;
+    channel
+        .writeAndFlush(new Frame(Wire.PAGE, requestId, Unpooled.wrappedBuffer(file)))
+        .addListener(w -> byteHitsInFlight.decrementAndGet());
+  }
+
+  /**
+   * Backpressure: while the client reads its answers more slowly than they are written (Netty's
+   * outbound buffer above its high water mark), its next requests are not read.
+   */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    boolean writable = ctx.channel().isWritable();
+    if (!writable && ctx.channel().config().isAutoRead()) {
+      node.metrics().readsPaused.increment();
+    }
+    ctx.channel().config().setAutoRead(writable);
+    ctx.fireChannelWritabilityChanged();
   }
 
   private boolean deliverDescriptor(long requestId, PageKey key, Path path, Channel d) {

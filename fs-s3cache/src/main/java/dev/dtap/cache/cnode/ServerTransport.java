@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
@@ -38,6 +39,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerTransport {
   private static final Logger LOG = LoggerFactory.getLogger(ServerTransport.class);
+
+  /** A connection's answers waiting for its socket above which its requests are not read. */
+  static final int OUTBOUND_HIGH_BYTES = 4 << 20;
+
+  /** ... and below which they are read again. */
+  static final int OUTBOUND_LOW_BYTES = 1 << 20;
 
   private final CacheNode node;
   private final boolean epoll;
@@ -188,7 +195,12 @@ final class ServerTransport {
                     FrameCodec.install(ch);
                     ch.pipeline().addLast("connection", new ServerConnection(node, isDomain));
                   }
-                });
+                })
+            // reading pauses while more than this waits for a slow client (ServerConnection);
+            // above a few pages, so a client that keeps up never pauses
+            .childOption(
+                ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(OUTBOUND_LOW_BYTES, OUTBOUND_HIGH_BYTES));
     if (!isDomain) {
       b.option(ChannelOption.SO_REUSEADDR, true).childOption(ChannelOption.TCP_NODELAY, true);
     }

@@ -178,6 +178,55 @@ class TestCacheNode {
   }
 
   @Test
+  void aClientThatReadsSlowlyHoldsFewPagesAndItsRequestsPause() throws Exception {
+    byte[] big = new byte[1 << 20];
+    new Random(5).nextBytes(big);
+    CnodeClient a = client();
+    a.fill(a.lookup(key, true, null).lease(), key, big);
+    a.flush();
+    Configuration bytesOnly = new Configuration(false);
+    bytesOnly.set(CnodeKeys.SHORT_CIRCUIT.name(), "false");
+    bytesOnly.set(CnodeKeys.REQUEST_TIMEOUT.name(), "1m");
+    CnodeClient slow = client(bytesOnly);
+    slow.dataChannel().config().setAutoRead(false); // it stops reading what the service answers
+    int n = 64;
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      List<Future<PageLookup>> lookups = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        lookups.add(pool.submit(() -> slow.lookup(key, false, null)));
+      }
+      Await.until(
+          "the service stops reading the slow client",
+          Duration.ofSeconds(60),
+          () -> stat("cnode_reads_paused") >= 1);
+      // its next requests wait unread; of those read, at most 16 pages of 1 MiB were read for it
+      // (none of which fits the socket's buffer), the rest answered as misses
+      long readWhileStalled = stat("cnode_hits");
+      assertThat(readWhileStalled)
+          .as("pages read for a client that does not read")
+          .isLessThanOrEqualTo(ServerConnection.BYTE_HITS_IN_FLIGHT);
+      slow.dataChannel().config().setAutoRead(true);
+      int hits = 0;
+      for (Future<PageLookup> f : lookups) {
+        PageLookup l = f.get(1, TimeUnit.MINUTES);
+        if (l.data() != null) {
+          assertThat(l.data()).isEqualTo(big);
+          hits++;
+        }
+      }
+      System.out.printf(
+          "slow client: %d lookups, %d pages read while it did not read, %d hits, %d shed as"
+              + " misses, reading paused %d time(s)%n",
+          n, readWhileStalled, hits, stat("cnode_hits_shed"), stat("cnode_reads_paused"));
+      assertThat(hits).isEqualTo((int) stat("cnode_hits")).isPositive();
+      assertThat(n - hits).isEqualTo((int) stat("cnode_hits_shed"));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aLeaseHolderThatDisconnectsHandsTheFillToAWaiter() throws Exception {
     CnodeClient a = client();
     PageLookup lease = a.lookup(key, true, null);
