@@ -158,7 +158,9 @@ class TestCacheNode {
       a.fill(lease.lease(), key, page); // the service's disk takes the page and hangs
       PageLookup handed = waiting.get(5, TimeUnit.MINUTES);
       assertThat(handed.lease()).as("the fill passed to the waiter").isPositive();
-      assertThat(disk.writes.get()).isEqualTo(1);
+      // the deadline counts from the hand-over: the write hangs in the disk, or (a busy machine)
+      // was given up while still queued for a disk thread and never starts
+      assertThat(disk.writes.get()).isBetween(0, 1);
       assertThat(stat("cnode_writes_abandoned")).isEqualTo(1);
       assertThat(stat("cnode_fills")).isZero();
       assertThat(stat("cnode_fills_in_progress")).as("b's fill, under its lease").isEqualTo(1);
@@ -166,15 +168,27 @@ class TestCacheNode {
       disk.release.countDown();
       pool.shutdown();
     }
-    // the disk answers again: the late write lands and is kept, and the next write counts
-    Await.until("the late page on disk", Duration.ofSeconds(30), () -> stat("cnode_pages") == 1);
-    assertThat(read(client().lookup(key, false, null))).isEqualTo(page);
+    // the disk takes pages again (b's, or another's)
     PageKey other = new PageKey(0x1234, 0x9999);
     CnodeClient c = client();
     c.fill(c.lookup(other, true, null).lease(), other, page);
     c.flush();
-    assertThat(stat("cnode_fills")).isEqualTo(1);
-    assertThat(stat("cnode_writes_abandoned")).isEqualTo(1);
+    // every write the disk took lands, a late one too, and is kept
+    Await.until(
+        "each write the disk took on disk",
+        Duration.ofSeconds(30),
+        () -> stat("cnode_pages") == disk.writes.get());
+    int landed = 0;
+    for (PageKey k : new PageKey[] {key, other}) {
+      PageLookup l = client().lookup(k, false, null);
+      if (l.isHit()) {
+        assertThat(read(l)).isEqualTo(page);
+        landed++;
+      }
+    }
+    assertThat(landed)
+        .as("pages readable, one per write the disk took")
+        .isEqualTo(disk.writes.get());
   }
 
   @Test
